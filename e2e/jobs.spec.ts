@@ -1,0 +1,29 @@
+import path from "node:path";
+import { expect, test } from "@playwright/test";
+
+test("an annotator's malformed upload is refused with its line numbers, a good one is imported by the worker", async ({ page }) => {
+  await page.goto("/jobs");
+  await page.getByLabel("Trajectory file").setInputFiles({
+    name: "broken.jsonl",
+    mimeType: "application/jsonl",
+    buffer: Buffer.from('{"domain":"web","instruction":"x","steps":[]}\nnot json\n'),
+  });
+  await expect(page.getByTestId("import-error")).toContainText("broken.jsonl was rejected (2 bad lines)");
+  await expect(page.getByTestId("import-error")).toContainText("line 1: steps: a trajectory needs at least one step");
+  await expect(page.getByTestId("import-error")).toContainText("line 2: not valid JSON");
+
+  const line = JSON.stringify({
+    domain: "intranet",
+    instruction: "Open the contact page.",
+    steps: [{ state: "[Page] Home\n[link] Contact", action: "click[Contact]", reasoning: "The link is on the page.", next_state: "[Page] Contact", reward: 1, done: true }],
+  });
+  await page.getByLabel("Trajectory file").setInputFiles({ name: "good.jsonl", mimeType: "application/jsonl", buffer: Buffer.from(`${line}\n`) });
+  await expect(page.getByTestId("import-notice")).toHaveText("Queued an import of 1 trajectories.");
+  const job = page.getByTestId("job-import").first();
+  await expect(job).toContainText("succeeded", { timeout: 30_000 });
+  await expect(job).toContainText("imported 1 trajectories");
+  await page.screenshot({ path: path.join("docs", "screenshots", "jobs.png") });
+
+  await page.goto("/trajectories?q=contact%20page");
+  await expect(page.getByRole("link", { name: "Open the contact page." })).toBeVisible();
+});

@@ -1,0 +1,59 @@
+import { expect, test } from "@playwright/test";
+
+test.describe("researcher steps through an imported trajectory", () => {
+  test("finds it by filter, walks it with the keyboard, sees reasoning, next state and reward", async ({ page }) => {
+    await page.goto("/");
+    await expect(page).toHaveURL(/\/trajectories/);
+    await expect(page.getByRole("heading", { name: "Trajectories" })).toBeVisible();
+
+    // Imported web-navigation logs sit beside the seeded shop and household data; narrow to them.
+    await page.getByLabel("Domain").selectOption("web");
+    await expect(page.getByTestId("trajectory-count")).toHaveText("6 trajectories");
+    await page.getByLabel("Search instructions").fill("Subscribe");
+    await page.getByLabel("Search instructions").press("Enter");
+    await expect(page.getByTestId("trajectory-count")).toHaveText("2 trajectories");
+    const row = page.getByRole("row").filter({ hasText: "human" });
+    await row.getByRole("link", { name: /Subscribe to the newsletter/ }).click();
+
+    await expect(page.getByTestId("instruction")).toHaveText("Subscribe to the newsletter of the store.");
+    await expect(page.getByTestId("step-position")).toHaveText("Step 1 of 4");
+    await expect(page.getByTestId("action")).toHaveText("click[My Account]");
+    await expect(page.getByTestId("reasoning")).toContainText("Account settings hold the newsletter subscription");
+    await expect(page.getByTestId("next-state")).toContainText("[link] Newsletter Subscriptions");
+    await expect(page.getByTestId("reward")).toHaveText("reward 0");
+
+    await page.keyboard.press("ArrowRight");
+    await expect(page.getByTestId("step-position")).toHaveText("Step 2 of 4");
+    await expect(page.getByTestId("action")).toHaveText("click[Newsletter Subscriptions]");
+    await page.keyboard.press("j");
+    await expect(page.getByTestId("step-position")).toHaveText("Step 3 of 4");
+    await page.keyboard.press("k");
+    await expect(page.getByTestId("step-position")).toHaveText("Step 2 of 4");
+    await page.keyboard.press("End");
+    await expect(page.getByTestId("step-position")).toHaveText("Step 4 of 4");
+    await expect(page.getByTestId("action")).toHaveText("click[Save]");
+    await expect(page.getByTestId("reasoning")).toContainText("Saving stores the subscription");
+    await expect(page.getByTestId("next-state")).toContainText("We have saved your subscription.");
+    await expect(page.getByTestId("reward")).toHaveText("reward 1");
+    // Past the end stays at the end.
+    await page.keyboard.press("ArrowRight");
+    await expect(page.getByTestId("step-position")).toHaveText("Step 4 of 4");
+    await page.screenshot({ path: "docs/screenshots/episode-stepper.png", fullPage: true });
+  });
+
+  test("the seeded real-environment data is listed and an invalid step is marked", async ({ page }) => {
+    await page.goto("/trajectories?domain=web");
+    await page.getByRole("link", { name: /Update the price of product/ }).click();
+    await page.keyboard.press("End");
+    await page.keyboard.press("ArrowLeft");
+    await expect(page.getByTestId("step-position")).toHaveText("Step 5 of 6");
+    await expect(page.getByText("invalid action")).toBeVisible();
+
+    await page.goto("/trajectories");
+    await page.getByLabel("Domain").selectOption("shop");
+    await expect(page.getByTestId("trajectory-count")).toHaveText(/^\d+ trajectories$/);
+    const count = Number((await page.getByTestId("trajectory-count").textContent())?.split(" ")[0]);
+    expect(count).toBeGreaterThanOrEqual(300);
+    await page.screenshot({ path: "docs/screenshots/trajectories.png", fullPage: false });
+  });
+});

@@ -1,0 +1,55 @@
+import fs from "node:fs";
+import path from "node:path";
+import { defineConfig } from "@playwright/test";
+
+/**
+ * e2e runs against a production build started by the README's own `npm start`, on a fresh database in its own
+ * data folder, so each run starts the way a new user's first run does.
+ */
+const PORT = Number(process.env.E2E_PORT ?? 3100);
+const dataDir = path.resolve("e2e/.artifacts/data");
+fs.rmSync(dataDir, { recursive: true, force: true });
+
+export default defineConfig({
+  testDir: "e2e",
+  outputDir: "test-results",
+  timeout: 60_000,
+  expect: { timeout: 15_000 },
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  reporter: process.env.CI ? [["list"]] : [["list"]],
+  use: {
+    baseURL: `http://127.0.0.1:${PORT}`,
+    viewport: { width: 1440, height: 900 },
+    trace: "retain-on-failure",
+    screenshot: "only-on-failure",
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      args: [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+      ],
+    },
+  },
+  webServer: {
+    command: "npx tsx scripts/start.ts",
+    url: `http://127.0.0.1:${PORT}/api/trpc/jobs.list`,
+    timeout: 600_000,
+    reuseExistingServer: false,
+    stdout: "pipe",
+    stderr: "pipe",
+    env: {
+      PORT: String(PORT),
+      HOST: "127.0.0.1",
+      DREAMGYM_DATA_DIR: dataDir,
+      NEXT_TELEMETRY_DISABLED: "1",
+    },
+  },
+});

@@ -1,0 +1,111 @@
+/**
+ * `npm start`: apply migrations, seed demo data into an empty database, build the web app if the sources changed
+ * since the last build, then run web and worker together. Ctrl-C stops both; if either dies, the other is stopped.
+ */
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import crypto from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { config } from "@/env";
+import { getDb } from "@/server/db";
+import { seedDemoIfEmpty } from "@/server/demo/seedDemo";
+import { migrateDeploy } from "@/server/migrate";
+
+const root = path.resolve(import.meta.dirname, "..");
+const log = (line: string) => console.log(`[start] ${line}`);
+const BUILD_INPUTS = ["src", "public", "next.config.mjs", "package.json", "tsconfig.json", "prisma/schema.prisma"];
+const STAMP = path.join(root, ".next", "dreamgym-build-stamp");
+
+function* files(entry: string): Generator<string> {
+  const full = path.join(root, entry);
+  if (!fs.existsSync(full)) return;
+  const stat = fs.statSync(full);
+  if (stat.isFile()) {
+    yield full;
+    return;
+  }
+  for (const child of fs.readdirSync(full).sort()) yield* files(path.join(entry, child));
+}
+
+/** A hash of what the build is made from: rebuild only when it changed. */
+function sourceHash(): string {
+  const hash = crypto.createHash("sha256");
+  for (const entry of BUILD_INPUTS) {
+    for (const file of files(entry)) {
+      hash.update(path.relative(root, file));
+      hash.update(fs.readFileSync(file));
+    }
+  }
+  return hash.digest("hex");
+}
+
+function buildIfNeeded() {
+  const hash = sourceHash();
+  const built = fs.existsSync(path.join(root, ".next", "BUILD_ID")) && fs.existsSync(STAMP) && fs.readFileSync(STAMP, "utf8") === hash;
+  if (built && !process.env.DREAMGYM_FORCE_BUILD) {
+    log("web build is up to date");
+    return;
+  }
+  log("building the web app (next build)…");
+  const result = spawnSync(process.execPath, [path.join(root, "node_modules", "next", "dist", "bin", "next"), "build"], {
+    cwd: root,
+    stdio: "inherit",
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
+  });
+  if (result.status !== 0) throw new Error(`next build failed (exit ${result.status})`);
+  fs.writeFileSync(STAMP, hash);
+}
+
+async function main() {
+  const settings = config();
+  log(`database ${settings.databaseUrl}`);
+  await migrateDeploy(settings.databaseUrl);
+  log("migrations applied");
+  if (settings.demo.seedOnEmpty) {
+    const db = await getDb();
+    const seeded = await seedDemoIfEmpty(db, log);
+    if (!seeded) log("database has data; no demo seed");
+    await db.$disconnect();
+  }
+  buildIfNeeded();
+
+  const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1", DATABASE_URL: settings.databaseUrl };
+  const children: ChildProcess[] = [
+    spawn(
+      process.execPath,
+      [path.join(root, "node_modules", "next", "dist", "bin", "next"), "start", "-p", String(settings.port), "-H", process.env.HOST ?? "0.0.0.0"],
+      { cwd: root, stdio: "inherit", env },
+    ),
+    spawn(process.execPath, ["--import", "tsx", path.join(root, "worker", "main.ts")], { cwd: root, stdio: "inherit", env }),
+  ];
+  log(`web on http://localhost:${settings.port}, worker started; Ctrl-C stops both`);
+
+  let stopping = false;
+  const stopAll = (code: number) => {
+    if (stopping) return;
+    stopping = true;
+    for (const child of children) if (child.exitCode === null) child.kill("SIGTERM");
+    const force = setTimeout(() => {
+      for (const child of children) if (child.exitCode === null) child.kill("SIGKILL");
+    }, 10_000);
+    force.unref();
+    Promise.all(children.map((c) => (c.exitCode !== null ? Promise.resolve() : new Promise((r) => c.once("exit", r))))).then(() =>
+      process.exit(code),
+    );
+  };
+  process.on("SIGINT", () => stopAll(0));
+  process.on("SIGTERM", () => stopAll(0));
+  for (const child of children) {
+    child.on("exit", (code) => {
+      if (!stopping) {
+        log(`a process exited (code ${code}); stopping the other`);
+        stopAll(code ?? 1);
+      }
+    });
+  }
+}
+
+main().catch((error) => {
+  console.error(`[start] ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+});

@@ -1,0 +1,24 @@
+import type { Environment, Observation, Policy, Split, Task } from "../types";
+
+/**
+ * A real text environment with everything the rest of DreamGym needs from it: its tasks (train and held-out
+ * test splits, stable across versions), a fresh environment per episode, candidate actions for policies that
+ * choose among candidates, and the reference policies used for offline data.
+ */
+export interface RealDomain {
+  readonly name: string;
+  readonly maxSteps: number;
+  /** Task `index` of a split; deterministic: the same (split, index) is the same task in every version. */
+  task(split: Split, index: number): Task;
+  /** The first `count` tasks of a split. */
+  tasks(split: Split, count: number): Task[];
+  createEnvironment(): Environment;
+  /** The actions a policy may choose from in this state (admissible actions, plus e.g. search queries). */
+  candidateActions(task: Task, observation: Observation): string[];
+  /** A scripted policy that reads the hidden goal; success >= 95% on test tasks. */
+  expert(): Policy;
+  /** Uniform over candidate actions, deterministic under its seed. */
+  random(seed: number): Policy;
+  /** The expert, but with probability epsilon a random candidate action instead. */
+  noisy(seed: number, epsilon: number): Policy;
+}

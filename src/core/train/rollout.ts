@@ -1,0 +1,43 @@
+import type { Environment, Policy, Step, Task } from "../types";
+
+export interface Episode {
+  task: Task;
+  steps: Step[];
+  totalReward: number;
+  success: boolean;
+  /** Log-probabilities of the chosen actions under the acting policy, when it reports them (for PPO/GRPO ratios). */
+  logprobs: (number | undefined)[];
+}
+
+/**
+ * One episode of a policy in an environment. The same function runs in real and synthetic environments: the
+ * RL code cannot tell them apart (DESIGN.md "The contracts").
+ */
+export async function rollout(env: Environment, policy: Policy, task: Task, maxSteps: number): Promise<Episode> {
+  let observation = await env.reset(task);
+  const steps: Step[] = [];
+  const logprobs: (number | undefined)[] = [];
+  let totalReward = 0;
+  let success = false;
+  for (let t = 0; t < maxSteps; t++) {
+    const decision = await policy.act(task, steps, observation);
+    const result = await env.step(decision.action);
+    const reasoning = typeof result.info?.reasoning === "string" ? result.info.reasoning : undefined;
+    steps.push({
+      state: observation,
+      action: decision.action,
+      ...(reasoning !== undefined ? { reasoning } : {}),
+      next: result.observation,
+      reward: result.reward,
+      done: result.done,
+      success: result.success,
+      valid: result.valid,
+    });
+    logprobs.push(decision.logprob);
+    totalReward += result.reward;
+    success = result.success;
+    observation = result.observation;
+    if (result.done) break;
+  }
+  return { task, steps, totalReward, success, logprobs };
+}

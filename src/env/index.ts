@@ -1,0 +1,108 @@
+import fs from "node:fs";
+import path from "node:path";
+import { z } from "zod";
+import { databaseUrl } from "./database";
+
+/**
+ * Validated configuration: environment variables override an optional JSON config file
+ * (DREAMGYM_CONFIG, default ./dreamgym.config.json), which overrides the embedded defaults. Every default runs
+ * offline with no key.
+ */
+const OpenAISettings = z.object({
+  baseURL: z.string().url().optional(),
+  apiKey: z.string().optional(),
+  timeoutMs: z.number().int().positive().default(60_000),
+  maxRetries: z.number().int().min(0).max(10).default(3),
+  concurrency: z.number().int().positive().max(256).default(8),
+  models: z
+    .object({
+      experience: z.string().default("gpt-4o-mini"),
+      teacher: z.string().default("gpt-4o-mini"),
+      taskGenerator: z.string().default("gpt-4o-mini"),
+      judge: z.string().default("gpt-4o-mini"),
+      policy: z.string().default("gpt-4o-mini"),
+      embedding: z.string().default("text-embedding-3-small"),
+    })
+    .prefault({}),
+});
+
+const Backend = z.enum(["embedded", "openai"]);
+
+export const ConfigSchema = z.object({
+  dataDir: z.string().default("data"),
+  databaseUrl: z.string().min(1),
+  lancedbDir: z.string().min(1),
+  port: z.number().int().min(1).max(65535).default(3000),
+  backends: z
+    .object({
+      experience: Backend.default("embedded"),
+      teacher: Backend.default("embedded"),
+      taskGenerator: Backend.default("embedded"),
+      judge: Backend.default("embedded"),
+      policy: Backend.default("embedded"),
+      embedding: Backend.default("embedded"),
+    })
+    .prefault({}),
+  openai: OpenAISettings.prefault({}),
+  worker: z
+    .object({
+      loops: z.number().int().min(1).max(16).default(1),
+      leaseMs: z.number().int().min(1_000).default(30_000),
+      heartbeatMs: z.number().int().min(100).default(5_000),
+      pollMs: z.number().int().min(10).default(500),
+    })
+    .prefault({}),
+  demo: z.object({ seedOnEmpty: z.boolean().default(true) }).prefault({}),
+});
+export type Config = z.infer<typeof ConfigSchema>;
+
+function readConfigFile(file: string | undefined): Record<string, unknown> {
+  const explicit = file !== undefined;
+  const target = path.resolve(/*turbopackIgnore: true*/ file ?? "dreamgym.config.json");
+  if (!fs.existsSync(/*turbopackIgnore: true*/ target)) {
+    if (explicit) throw new Error(`Config file ${target} (DREAMGYM_CONFIG) does not exist`);
+    return {};
+  }
+  try {
+    return JSON.parse(fs.readFileSync(/*turbopackIgnore: true*/ target, "utf8")) as Record<string, unknown>;
+  } catch (error) {
+    throw new Error(`Config file ${target} is not valid JSON: ${(error as Error).message}`);
+  }
+}
+
+function intFromEnv(name: string): number | undefined {
+  const value = process.env[name];
+  return value === undefined || value === "" ? undefined : Number(value);
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const file = readConfigFile(env.DREAMGYM_CONFIG);
+  const dataDir = env.DREAMGYM_DATA_DIR ?? (file.dataDir as string | undefined) ?? "data";
+  const fileOpenAI = (file.openai ?? {}) as Record<string, unknown>;
+  const fileWorker = (file.worker ?? {}) as Record<string, unknown>;
+  const merged = {
+    ...file,
+    dataDir,
+    databaseUrl: env.DATABASE_URL ?? (file.databaseUrl as string | undefined) ?? databaseUrl(),
+    lancedbDir: env.LANCEDB_DIR ?? (file.lancedbDir as string | undefined) ?? path.join(dataDir, "lancedb"),
+    port: intFromEnv("PORT") ?? file.port,
+    openai: {
+      ...fileOpenAI,
+      ...(env.OPENAI_BASE_URL ? { baseURL: env.OPENAI_BASE_URL } : {}),
+      ...(env.OPENAI_API_KEY ? { apiKey: env.OPENAI_API_KEY } : {}),
+    },
+    worker: { ...fileWorker, ...(intFromEnv("WORKER_LOOPS") ? { loops: intFromEnv("WORKER_LOOPS") } : {}) },
+  };
+  const parsed = ConfigSchema.safeParse(merged);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `  ${i.path.join(".") || "(root)"}: ${i.message}`);
+    throw new Error(`Invalid DreamGym configuration:\n${problems.join("\n")}`);
+  }
+  return parsed.data;
+}
+
+let cached: Config | undefined;
+export function config(): Config {
+  cached ??= loadConfig();
+  return cached;
+}

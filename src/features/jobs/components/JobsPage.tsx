@@ -1,0 +1,174 @@
+"use client";
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { useTRPC } from "@/trpc/react";
+
+function statusTone(status: string): string {
+  if (status === "succeeded") return "good";
+  if (status === "failed") return "bad";
+  if (status === "running") return "";
+  return "muted";
+}
+
+function ImportForm() {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const [error, setError] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const importMutation = useMutation(
+    trpc.jobs.importTrajectories.mutationOptions({
+      onSuccess: (data) => {
+        setError(null);
+        setNotice(`Queued an import of ${data.trajectories} trajectories.`);
+        void queryClient.invalidateQueries({ queryKey: trpc.jobs.list.queryKey() });
+      },
+      onError: (e) => {
+        setNotice(null);
+        setError(e.message);
+      },
+    }),
+  );
+  return (
+    <section className="panel" aria-label="Import trajectories">
+      <h2>Import trajectories (JSONL)</h2>
+      <p className="hint">
+        One trajectory per line: domain, instruction, steps with state, action, optional reasoning, next_state, reward,
+        done. A file with any bad line is refused whole; importing the same trajectories twice adds nothing.
+      </p>
+      <input
+        type="file"
+        accept=".jsonl,.json,.txt"
+        aria-label="Trajectory file"
+        onChange={async (e) => {
+          const file = e.currentTarget.files?.[0];
+          if (!file) return;
+          importMutation.mutate({ name: file.name, content: await file.text() });
+          e.currentTarget.value = "";
+        }}
+      />
+      {notice ? <p data-testid="import-notice">{notice}</p> : null}
+      {error ? (
+        <div className="error" data-testid="import-error">
+          {error}
+        </div>
+      ) : null}
+    </section>
+  );
+}
+
+function CollectForm() {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const [domain, setDomain] = useState<"shop" | "household">("shop");
+  const [policy, setPolicy] = useState<"expert" | "random" | "noisy">("expert");
+  const [episodes, setEpisodes] = useState(50);
+  const collect = useMutation(
+    trpc.jobs.collect.mutationOptions({
+      onSuccess: () => void queryClient.invalidateQueries({ queryKey: trpc.jobs.list.queryKey() }),
+    }),
+  );
+  return (
+    <section className="panel" aria-label="Collect offline data">
+      <h2>Collect offline data from a real environment</h2>
+      <div className="filters">
+        <label className="field">
+          Domain
+          <select value={domain} onChange={(e) => setDomain(e.target.value as "shop" | "household")}>
+            <option value="shop">shop (WebShop)</option>
+            <option value="household">household (ALFWorld)</option>
+          </select>
+        </label>
+        <label className="field">
+          Policy
+          <select value={policy} onChange={(e) => setPolicy(e.target.value as "expert" | "random" | "noisy")}>
+            <option value="expert">expert</option>
+            <option value="noisy">ε-noisy expert</option>
+            <option value="random">random</option>
+          </select>
+        </label>
+        <label className="field">
+          Episodes
+          <input
+            type="number"
+            min={1}
+            max={100000}
+            value={episodes}
+            onChange={(e) => setEpisodes(Number(e.target.value))}
+          />
+        </label>
+        <button
+          type="button"
+          className="primary"
+          disabled={collect.isPending}
+          onClick={() => collect.mutate({ domain, policy, episodes, split: "train", epsilon: 0.3, seed: 0, offset: 0 })}
+        >
+          Collect
+        </button>
+      </div>
+      {collect.error ? <div className="error">{collect.error.message}</div> : null}
+    </section>
+  );
+}
+
+export function JobsPage() {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  // Live status: poll while the page is open.
+  const jobs = useQuery({ ...trpc.jobs.list.queryOptions({ limit: 50 }), refetchInterval: 1_000 });
+  const cancel = useMutation(
+    trpc.jobs.cancel.mutationOptions({
+      onSuccess: () => void queryClient.invalidateQueries({ queryKey: trpc.jobs.list.queryKey() }),
+    }),
+  );
+  return (
+    <div style={{ display: "grid", gap: 14 }}>
+      <div style={{ display: "grid", gridTemplateColumns: "1fr 1fr", gap: 14 }}>
+        <ImportForm />
+        <CollectForm />
+      </div>
+      <table className="grid" aria-label="Jobs">
+        <thead>
+          <tr>
+            <th>Job</th>
+            <th>Status</th>
+            <th>Progress</th>
+            <th>Attempts</th>
+            <th>Message / error</th>
+            <th>Created</th>
+            <th />
+          </tr>
+        </thead>
+        <tbody>
+          {jobs.data?.map((job) => (
+            <tr key={job.id} data-testid={`job-${job.type}`}>
+              <td className="mono">{job.type}</td>
+              <td>
+                <span className={`badge ${statusTone(job.status)}`}>{job.status}</span>
+              </td>
+              <td>
+                <div className="progress" title={`${Math.round(job.progress * 100)}%`}>
+                  <div style={{ width: `${Math.round(job.progress * 100)}%` }} />
+                </div>
+              </td>
+              <td>
+                {job.attempts}/{job.maxAttempts}
+              </td>
+              <td>
+                {job.error ? <pre className="text" style={{ color: "var(--bad)" }}>{job.error}</pre> : job.message}
+              </td>
+              <td className="hint">{job.createdAt.toLocaleString()}</td>
+              <td>
+                {job.status === "queued" || job.status === "running" ? (
+                  <button type="button" disabled={job.cancelRequested} onClick={() => cancel.mutate({ id: job.id })}>
+                    {job.cancelRequested ? "cancelling…" : "Cancel"}
+                  </button>
+                ) : null}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,58 @@
+import fs from "node:fs/promises";
+import path from "node:path";
+import { z } from "zod";
+import { contentKey, formatImportErrors, parseImport } from "@/core/trajectories/importFormat";
+import { config } from "@/env";
+import { CollectPayload } from "../../queue/payloads";
+import { cancel, enqueue } from "../../queue/queue";
+import { createTRPCRouter, publicProcedure, TRPCError } from "../trpc";
+
+/** Uploads larger than this belong on the CLI (`npm run cli -- import FILE`). */
+const MAX_UPLOAD_BYTES = 50 * 1024 * 1024;
+
+export const jobsRouter = createTRPCRouter({
+  list: publicProcedure
+    .input(z.object({ status: z.string().optional(), limit: z.number().int().min(1).max(200).default(50) }).prefault({}))
+    .query(({ ctx, input }) =>
+      ctx.db.job.findMany({
+        where: input.status ? { status: input.status } : {},
+        orderBy: { createdAt: "desc" },
+        take: input.limit,
+      }),
+    ),
+
+  get: publicProcedure.input(z.object({ id: z.string() })).query(async ({ ctx, input }) => {
+    const job = await ctx.db.job.findUnique({ where: { id: input.id } });
+    if (!job) throw new TRPCError({ code: "NOT_FOUND", message: `No job with id ${input.id}` });
+    return job;
+  }),
+
+  /**
+   * Checks the file now (so a bad file is refused with its line numbers before anything is queued), saves it
+   * under the data folder and enqueues the import; the worker does the writing.
+   */
+  importTrajectories: publicProcedure
+    .input(z.object({ name: z.string().min(1).max(300), content: z.string().max(MAX_UPLOAD_BYTES) }))
+    .mutation(async ({ ctx, input }) => {
+      const parsed = parseImport(input.content);
+      if (parsed.errors.length > 0) {
+        throw new TRPCError({
+          code: "BAD_REQUEST",
+          message: `${input.name} was rejected (${parsed.errors.length} bad line${parsed.errors.length === 1 ? "" : "s"}), nothing imported:\n${formatImportErrors(parsed.errors)}`,
+        });
+      }
+      const dir = path.resolve(config().dataDir, "imports");
+      await fs.mkdir(dir, { recursive: true });
+      const file = path.join(dir, `${contentKey(input.content)}.jsonl`);
+      await fs.writeFile(file, input.content, "utf8");
+      const job = await enqueue(ctx.db, "import", { path: file, name: input.name });
+      return { jobId: job.id, trajectories: parsed.trajectories.length };
+    }),
+
+  collect: publicProcedure.input(CollectPayload).mutation(async ({ ctx, input }) => {
+    const job = await enqueue(ctx.db, "collect", input);
+    return { jobId: job.id };
+  }),
+
+  cancel: publicProcedure.input(z.object({ id: z.string() })).mutation(({ ctx, input }) => cancel(ctx.db, input.id)),
+});

@@ -1,0 +1,72 @@
+import { getRealDomain, type ReferencePolicy, referencePolicy } from "@/core/envs/registry";
+import { type Episode, rollout } from "@/core/train/rollout";
+import type { Split } from "@/core/types";
+import type { Db } from "../db";
+import { saveEpisodes } from "../trajectories/saveEpisodes";
+
+export interface CollectOptions {
+  domain: string;
+  policy: ReferencePolicy;
+  episodes: number;
+  split: Split;
+  epsilon: number;
+  seed: number;
+  offset: number;
+}
+
+export interface CollectSummary {
+  domain: string;
+  policy: string;
+  split: Split;
+  episodes: number;
+  transitions: number;
+  successRate: number;
+  meanReward: number;
+  seconds: number;
+}
+
+export interface CollectHooks {
+  onProgress?: (done: number, total: number) => void;
+  signal?: AbortSignal;
+  /** Episodes per database transaction. */
+  batchSize?: number;
+}
+
+/**
+ * Offline data as the paper collected it: reference policies in the real environment, saved as "offline"
+ * trajectories. Batches are committed one by one, so a cancelled collection keeps whole episodes only.
+ */
+export async function collectOffline(db: Db | null, options: CollectOptions, hooks: CollectHooks = {}): Promise<CollectSummary> {
+  const started = performance.now();
+  const domain = getRealDomain(options.domain);
+  const { policy, name } = referencePolicy(domain, options.policy, options.seed, options.epsilon);
+  const batchSize = hooks.batchSize ?? 100;
+  let batch: Episode[] = [];
+  let transitions = 0;
+  let successes = 0;
+  let rewardSum = 0;
+  for (let i = 0; i < options.episodes; i++) {
+    if (hooks.signal?.aborted) throw hooks.signal.reason;
+    const task = domain.task(options.split, options.offset + i);
+    const episode = await rollout(domain.createEnvironment(), policy, task, domain.maxSteps);
+    transitions += episode.steps.length;
+    successes += episode.success ? 1 : 0;
+    rewardSum += episode.totalReward;
+    batch.push(episode);
+    if (batch.length >= batchSize || i === options.episodes - 1) {
+      if (db) await saveEpisodes(db, batch, { source: "offline", policy: name });
+      batch = [];
+    }
+    hooks.onProgress?.(i + 1, options.episodes);
+  }
+  return {
+    domain: options.domain,
+    policy: name,
+    split: options.split,
+    episodes: options.episodes,
+    transitions,
+    successRate: options.episodes ? successes / options.episodes : 0,
+    meanReward: options.episodes ? rewardSum / options.episodes : 0,
+    seconds: (performance.now() - started) / 1000,
+  };
+}

@@ -1,0 +1,28 @@
+import type { Db } from "../db";
+import { type CollectOptions, collectOffline } from "../collect/collectOffline";
+import { importTrajectoriesFile } from "../trajectories/importTrajectories";
+import { SAMPLE_FILE } from "./sampleFile";
+
+/** A few hundred episodes per built-in domain, the way the paper's offline data mixes expert and noisy play. */
+export const DEMO_COLLECTIONS: CollectOptions[] = [
+  { domain: "shop", policy: "expert", episodes: 150, split: "train", epsilon: 0, seed: 1, offset: 0 },
+  { domain: "shop", policy: "noisy", episodes: 100, split: "train", epsilon: 0.3, seed: 2, offset: 150 },
+  { domain: "shop", policy: "random", episodes: 50, split: "train", epsilon: 1, seed: 3, offset: 250 },
+  { domain: "household", policy: "expert", episodes: 150, split: "train", epsilon: 0, seed: 1, offset: 0 },
+  { domain: "household", policy: "noisy", episodes: 100, split: "train", epsilon: 0.3, seed: 2, offset: 150 },
+  { domain: "household", policy: "random", episodes: 50, split: "train", epsilon: 1, seed: 3, offset: 250 },
+];
+
+/** Seeds demo data into an empty database; does nothing when any trajectory exists. */
+export async function seedDemoIfEmpty(db: Db, log: (line: string) => void = () => {}): Promise<boolean> {
+  if ((await db.trajectory.count()) > 0) return false;
+  const imported = await importTrajectoriesFile(db, SAMPLE_FILE, "samples/web-navigation.jsonl");
+  log(`demo: imported ${imported.imported} web-navigation trajectories`);
+  for (const options of DEMO_COLLECTIONS) {
+    const summary = await collectOffline(db, options);
+    log(
+      `demo: ${summary.domain} ${summary.policy}: ${summary.episodes} episodes, ${summary.transitions} transitions, success ${(summary.successRate * 100).toFixed(0)}%`,
+    );
+  }
+  return true;
+}

@@ -1,0 +1,50 @@
+import { z } from "zod";
+
+/**
+ * Every job's payload, shared by the web (which enqueues) and the worker (which runs). A payload is parsed on
+ * both sides, so a job written by an older or newer version fails clearly instead of running half-understood.
+ */
+export const ImportPayload = z.object({
+  /** Path of the JSONL file on the worker's disk (the web saves uploads under the data folder). */
+  path: z.string().min(1),
+  /** A display name: the uploaded file's name. */
+  name: z.string().min(1).max(300),
+});
+
+export const CollectPayload = z.object({
+  domain: z.enum(["shop", "household"]),
+  policy: z.enum(["expert", "random", "noisy"]),
+  episodes: z.number().int().min(1).max(100_000),
+  split: z.enum(["train", "test"]).default("train"),
+  epsilon: z.number().min(0).max(1).default(0.3),
+  seed: z.number().int().default(0),
+  /** First task index to use, so several collections can cover different tasks. */
+  offset: z.number().int().min(0).default(0),
+});
+
+export const JobPayloads = {
+  import: ImportPayload,
+  collect: CollectPayload,
+} as const;
+
+export type JobType = keyof typeof JobPayloads;
+export type JobPayload<T extends JobType> = z.infer<(typeof JobPayloads)[T]>;
+export const JOB_TYPES = Object.keys(JobPayloads) as JobType[];
+
+export const JobStatus = z.enum(["queued", "running", "succeeded", "failed", "cancelled"]);
+export type JobStatus = z.infer<typeof JobStatus>;
+
+export function parsePayload<T extends JobType>(type: T, payload: unknown): JobPayload<T> {
+  const schema = JobPayloads[type];
+  if (!schema) throw new Error(`Unknown job type "${type}"`);
+  const parsed = schema.safeParse(payload);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join(".") || "(payload)"}: ${i.message}`);
+    throw new Error(`Invalid payload for job "${type}": ${problems.join("; ")}`);
+  }
+  return parsed.data as JobPayload<T>;
+}
+
+export function isJobType(type: string): type is JobType {
+  return Object.hasOwn(JobPayloads, type);
+}

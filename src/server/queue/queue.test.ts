@@ -1,0 +1,140 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createTestDb, type TestDb } from "../../../tests/helpers/testDb";
+import { backoffMs, cancel, claim, enqueue, fail, heartbeat } from "./queue";
+import { type JobHandlers, runOneJob, runWorkerLoop, sleep, throwIfStopped } from "./worker";
+
+let t: TestDb;
+beforeEach(async () => {
+  t = await createTestDb();
+});
+afterEach(async () => {
+  await t.cleanup();
+});
+
+const collectPayload = { domain: "shop", policy: "expert", episodes: 1 } as const;
+
+describe("job queue", () => {
+  it("rejects a payload that does not match its job type, naming the field", async () => {
+    await expect(enqueue(t.db, "collect", { domain: "moon", policy: "expert", episodes: 1 })).rejects.toThrow(
+      /Invalid payload for job "collect": domain/,
+    );
+    expect(await t.db.job.count()).toBe(0);
+  });
+
+  it("never runs a job twice with two concurrent worker loops on separate connections", async () => {
+    const jobs = 30;
+    for (let i = 0; i < jobs; i++) await enqueue(t.db, "collect", { ...collectPayload, seed: i });
+    const other = await t.connectAgain();
+    const runs: { worker: string; seed: number }[] = [];
+    const handlersFor = (worker: string): JobHandlers => ({
+      async collect(payload) {
+        runs.push({ worker, seed: payload.seed });
+        await sleep(2); // let the other loop interleave
+        return { ok: true };
+      },
+    });
+    const stop = new AbortController();
+    const loops = [
+      runWorkerLoop({ db: t.db, workerId: "A", handlers: handlersFor("A"), leaseMs: 10_000, heartbeatMs: 1_000, pollMs: 5, signal: stop.signal }),
+      runWorkerLoop({ db: other, workerId: "B", handlers: handlersFor("B"), leaseMs: 10_000, heartbeatMs: 1_000, pollMs: 5, signal: stop.signal }),
+    ];
+    const deadline = Date.now() + 30_000;
+    while ((await t.db.job.count({ where: { status: "succeeded" } })) < jobs && Date.now() < deadline) await sleep(20);
+    stop.abort();
+    await Promise.all(loops);
+
+    const seeds = runs.map((r) => r.seed).sort((a, b) => a - b);
+    expect(seeds).toEqual(Array.from({ length: jobs }, (_, i) => i));
+    expect(new Set(runs.map((r) => r.worker)).size).toBe(2); // both loops really competed
+    const done = await t.db.job.findMany();
+    expect(done.every((j) => j.status === "succeeded" && j.attempts === 1)).toBe(true);
+  });
+
+  it("reclaims the job of a worker that died once its lease expires", async () => {
+    const job = await enqueue(t.db, "collect", collectPayload);
+    const claimed = await claim(t.db, "crashed-worker", 200);
+    expect(claimed?.id).toBe(job.id);
+    // While the lease holds, nobody else can take it.
+    expect(await claim(t.db, "rescuer", 10_000)).toBeNull();
+    await sleep(300); // the crashed worker never heartbeats
+    const reclaimed = await claim(t.db, "rescuer", 10_000);
+    expect(reclaimed?.id).toBe(job.id);
+    expect(reclaimed?.lockedBy).toBe("rescuer");
+    expect(reclaimed?.attempts).toBe(2);
+    // The dead worker's late heartbeat tells it that it lost the job.
+    expect((await heartbeat(t.db, job.id, "crashed-worker", 10_000)).ownsLease).toBe(false);
+  });
+
+  it("fails a job for good when its last attempt's worker died", async () => {
+    await enqueue(t.db, "collect", collectPayload, { maxAttempts: 1 });
+    await claim(t.db, "crashed-worker", 50);
+    await sleep(100);
+    expect(await claim(t.db, "rescuer", 10_000)).toBeNull();
+    const job = await t.db.job.findFirstOrThrow();
+    expect(job.status).toBe("failed");
+    expect(job.error).toMatch(/crashed-worker stopped heartbeating/);
+  });
+
+  it("retries with backoff, then fails with the error kept", async () => {
+    const job = await enqueue(t.db, "collect", collectPayload, { maxAttempts: 3 });
+    const handlers: JobHandlers = {
+      async collect() {
+        throw new Error("environment exploded at step 7");
+      },
+    };
+    const opts = { db: t.db, workerId: "w", handlers, leaseMs: 10_000, heartbeatMs: 1_000 };
+    expect(await runOneJob(opts)).toBe(true);
+    let row = await t.db.job.findUniqueOrThrow({ where: { id: job.id } });
+    expect(row.status).toBe("queued");
+    expect(row.error).toBe("environment exploded at step 7");
+    expect(row.runAt.getTime()).toBeGreaterThan(Date.now() + 1_000); // backing off
+    expect(await runOneJob(opts)).toBe(false); // not yet due
+
+    for (let attempt = 2; attempt <= 3; attempt++) {
+      await t.db.job.update({ where: { id: job.id }, data: { runAt: new Date(0) } }); // fast-forward the backoff
+      expect(await runOneJob(opts)).toBe(true);
+    }
+    row = await t.db.job.findUniqueOrThrow({ where: { id: job.id } });
+    expect(row.status).toBe("failed");
+    expect(row.attempts).toBe(3);
+    expect(row.error).toBe("environment exploded at step 7");
+    expect(row.finishedAt).not.toBeNull();
+    expect(backoffMs(1)).toBe(2_000);
+    expect(backoffMs(3)).toBe(8_000);
+    expect(backoffMs(30)).toBe(300_000);
+  });
+
+  it("cancels a queued job at once and a running one at its next heartbeat", async () => {
+    const queued = await enqueue(t.db, "collect", collectPayload);
+    expect((await cancel(t.db, queued.id)).status).toBe("cancelled");
+    expect(await claim(t.db, "w", 10_000)).toBeNull();
+
+    const running = await enqueue(t.db, "collect", { ...collectPayload, seed: 9 });
+    let units = 0;
+    const handlers: JobHandlers = {
+      async collect(_payload, ctx) {
+        for (;;) {
+          throwIfStopped(ctx.signal);
+          units++;
+          if (units === 3) await cancel(t.db, running.id);
+          await sleep(20);
+        }
+      },
+    };
+    await runOneJob({ db: t.db, workerId: "w", handlers, leaseMs: 10_000, heartbeatMs: 30 });
+    const row = await t.db.job.findUniqueOrThrow({ where: { id: running.id } });
+    expect(row.status).toBe("cancelled");
+    expect(units).toBeGreaterThanOrEqual(3);
+  });
+
+  it("a failed attempt of a worker that lost its lease does not overwrite the new owner", async () => {
+    await enqueue(t.db, "collect", collectPayload);
+    const first = await claim(t.db, "slow", 50);
+    await sleep(100);
+    await claim(t.db, "fast", 10_000);
+    expect(await fail(t.db, first!, "slow", new Error("late"))).toBe("lost");
+    const row = await t.db.job.findFirstOrThrow();
+    expect(row.lockedBy).toBe("fast");
+    expect(row.status).toBe("running");
+  });
+});

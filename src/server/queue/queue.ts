@@ -1,0 +1,153 @@
+import type { Job } from "@/generated/prisma/client";
+import type { Db } from "../db";
+import { type JobPayload, type JobType, parsePayload } from "./payloads";
+
+/**
+ * A job queue in the database. Every change of ownership is one compare-and-set SQL statement (UPDATE … WHERE
+ * the job is still claimable / still ours): SQLite serialises writes, so of two workers racing for a job exactly
+ * one update matches. (Prisma's updateMany may select then update, which is not atomic across connections, so
+ * these statements are written out.) A claim is a lease; a worker that stops heartbeating loses the job.
+ */
+
+export interface EnqueueOptions {
+  maxAttempts?: number;
+  runAt?: Date;
+}
+
+export async function enqueue<T extends JobType>(
+  db: Db,
+  type: T,
+  payload: JobPayload<T> | Record<string, unknown>,
+  options: EnqueueOptions = {},
+): Promise<Job> {
+  const parsed = parsePayload(type, payload);
+  return db.job.create({
+    data: {
+      type,
+      payload: parsed as object,
+      maxAttempts: options.maxAttempts ?? 3,
+      runAt: options.runAt ?? new Date(),
+    },
+  });
+}
+
+/** Backoff before the next attempt: 2 s, 4 s, 8 s … capped at 5 minutes. */
+export function backoffMs(attempts: number, baseMs = 2_000): number {
+  return Math.min(baseMs * 2 ** Math.max(0, attempts - 1), 300_000);
+}
+
+function claimable(now: Date) {
+  return {
+    OR: [
+      { status: "queued", runAt: { lte: now }, cancelRequested: false },
+      // A running job whose lease ran out belongs to a worker that died.
+      { status: "running", leaseUntil: { lt: now } },
+    ],
+  };
+}
+
+export async function claim(
+  db: Db,
+  workerId: string,
+  leaseMs: number,
+  types?: readonly string[],
+): Promise<Job | null> {
+  const now = new Date();
+  const where = { ...claimable(now), ...(types ? { type: { in: [...types] } } : {}) };
+  const candidates = await db.job.findMany({ where, orderBy: { createdAt: "asc" }, take: 5 });
+  for (const candidate of candidates) {
+    if (candidate.status === "running" && candidate.attempts >= candidate.maxAttempts) {
+      // The last attempt's worker died: give up, keep the reason.
+      const error = `${candidate.error ? `${candidate.error}\n` : ""}Worker ${candidate.lockedBy ?? "?"} stopped heartbeating (lease expired) on attempt ${candidate.attempts} of ${candidate.maxAttempts}`;
+      await db.$executeRaw`
+        UPDATE "Job" SET status = 'failed', error = ${error}, lockedBy = NULL, leaseUntil = NULL,
+          finishedAt = ${now}, updatedAt = ${now}
+        WHERE id = ${candidate.id} AND status = 'running' AND leaseUntil < ${now}`;
+      continue;
+    }
+    const lease = new Date(now.getTime() + leaseMs);
+    const won = await db.$executeRaw`
+      UPDATE "Job" SET status = 'running', lockedBy = ${workerId}, leaseUntil = ${lease}, heartbeatAt = ${now},
+        attempts = attempts + 1, startedAt = COALESCE(startedAt, ${now}), updatedAt = ${now}
+      WHERE id = ${candidate.id}
+        AND ((status = 'queued' AND runAt <= ${now} AND cancelRequested = 0)
+          OR (status = 'running' AND leaseUntil < ${now}))`;
+    if (won === 1) return db.job.findUniqueOrThrow({ where: { id: candidate.id } });
+  }
+  return null;
+}
+
+export interface HeartbeatResult {
+  /** False when the lease was lost (another worker reclaimed the job): stop working on it. */
+  ownsLease: boolean;
+  cancelRequested: boolean;
+}
+
+export async function heartbeat(
+  db: Db,
+  jobId: string,
+  workerId: string,
+  leaseMs: number,
+  progress?: { fraction?: number; message?: string },
+): Promise<HeartbeatResult> {
+  const now = new Date();
+  const lease = new Date(now.getTime() + leaseMs);
+  const fraction = progress?.fraction !== undefined ? Math.max(0, Math.min(1, progress.fraction)) : null;
+  const message = progress?.message !== undefined ? progress.message.slice(0, 500) : null;
+  const updated = await db.$executeRaw`
+    UPDATE "Job" SET leaseUntil = ${lease}, heartbeatAt = ${now}, progress = COALESCE(${fraction}, progress),
+      message = COALESCE(${message}, message), updatedAt = ${now}
+    WHERE id = ${jobId} AND lockedBy = ${workerId} AND status = 'running'`;
+  if (updated !== 1) return { ownsLease: false, cancelRequested: false };
+  const job = await db.job.findUnique({ where: { id: jobId }, select: { cancelRequested: true } });
+  return { ownsLease: true, cancelRequested: job?.cancelRequested ?? false };
+}
+
+export async function complete(db: Db, job: Job, workerId: string, result: unknown): Promise<boolean> {
+  const now = new Date();
+  const updated = await db.$executeRaw`
+    UPDATE "Job" SET status = 'succeeded', result = ${JSON.stringify(result ?? null)}, progress = 1, lockedBy = NULL,
+      leaseUntil = NULL, finishedAt = ${now}, updatedAt = ${now}
+    WHERE id = ${job.id} AND lockedBy = ${workerId} AND status = 'running'`;
+  return updated === 1;
+}
+
+/** Record a failed attempt: back to the queue after a backoff, or failed for good once attempts run out. */
+export async function fail(db: Db, job: Job, workerId: string, error: unknown): Promise<"retry" | "failed" | "lost"> {
+  const message = error instanceof Error ? error.message : String(error);
+  const final = job.attempts >= job.maxAttempts;
+  const now = new Date();
+  const updated = final
+    ? await db.$executeRaw`
+        UPDATE "Job" SET status = 'failed', error = ${message}, lockedBy = NULL, leaseUntil = NULL,
+          finishedAt = ${now}, updatedAt = ${now}
+        WHERE id = ${job.id} AND lockedBy = ${workerId} AND status = 'running'`
+    : await db.$executeRaw`
+        UPDATE "Job" SET status = 'queued', error = ${message}, lockedBy = NULL, leaseUntil = NULL,
+          runAt = ${new Date(now.getTime() + backoffMs(job.attempts))}, updatedAt = ${now}
+        WHERE id = ${job.id} AND lockedBy = ${workerId} AND status = 'running'`;
+  if (updated !== 1) return "lost";
+  return final ? "failed" : "retry";
+}
+
+export async function markCancelled(db: Db, job: Job, workerId: string): Promise<void> {
+  const now = new Date();
+  await db.$executeRaw`
+    UPDATE "Job" SET status = 'cancelled', lockedBy = NULL, leaseUntil = NULL, finishedAt = ${now}, updatedAt = ${now}
+    WHERE id = ${job.id} AND lockedBy = ${workerId}`;
+}
+
+/** Cancel: a queued job stops at once; a running one is asked to stop and its worker ends it at the next heartbeat. */
+export async function cancel(db: Db, jobId: string): Promise<Job> {
+  const job = await db.job.findUnique({ where: { id: jobId } });
+  if (!job) throw new Error(`No job with id ${jobId}`);
+  if (job.status === "queued") {
+    const now = new Date();
+    await db.$executeRaw`
+      UPDATE "Job" SET status = 'cancelled', cancelRequested = 1, finishedAt = ${now}, updatedAt = ${now}
+      WHERE id = ${jobId} AND status = 'queued'`;
+  } else if (job.status === "running") {
+    await db.job.update({ where: { id: jobId }, data: { cancelRequested: true } });
+  }
+  return db.job.findUniqueOrThrow({ where: { id: jobId } });
+}

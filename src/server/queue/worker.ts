@@ -1,0 +1,124 @@
+import type { Job } from "@/generated/prisma/client";
+import type { Db } from "../db";
+import { type JobPayload, type JobType, isJobType, parsePayload } from "./payloads";
+import { claim, complete, fail, heartbeat, markCancelled } from "./queue";
+
+export interface JobContext {
+  job: Job;
+  db: Db;
+  /** Aborted when the job is cancelled or its lease is lost: handlers check it between units of work. */
+  signal: AbortSignal;
+  progress(fraction: number, message?: string): void;
+}
+
+export type JobHandler<T extends JobType> = (payload: JobPayload<T>, ctx: JobContext) => Promise<unknown>;
+export type JobHandlers = { [T in JobType]?: JobHandler<T> };
+
+export interface WorkerLoopOptions {
+  db: Db;
+  workerId: string;
+  handlers: JobHandlers;
+  leaseMs: number;
+  heartbeatMs: number;
+  pollMs: number;
+  /** Stops the loop after the current job. */
+  signal: AbortSignal;
+  log?: (line: string) => void;
+}
+
+export class JobCancelled extends Error {
+  constructor() {
+    super("Job cancelled");
+  }
+}
+
+/** Claims and runs one job if there is one. Returns false when the queue had nothing for this worker. */
+export async function runOneJob(options: Omit<WorkerLoopOptions, "signal" | "pollMs">): Promise<boolean> {
+  const { db, workerId, handlers, leaseMs, heartbeatMs, log = () => {} } = options;
+  const types = Object.keys(handlers);
+  const job = await claim(db, workerId, leaseMs, types);
+  if (!job) return false;
+  log(`[${workerId}] claimed ${job.type} ${job.id} (attempt ${job.attempts}/${job.maxAttempts})`);
+
+  const abort = new AbortController();
+  let latest: { fraction?: number; message?: string } = {};
+  let beating = Promise.resolve();
+  const beat = async () => {
+    const state = await heartbeat(db, job.id, workerId, leaseMs, latest).catch(() => null);
+    if (!state) return;
+    if (!state.ownsLease) abort.abort(new Error("lease lost"));
+    else if (state.cancelRequested) abort.abort(new JobCancelled());
+  };
+  const timer = setInterval(() => {
+    beating = beating.then(beat);
+  }, heartbeatMs);
+
+  try {
+    if (!isJobType(job.type)) throw new Error(`Unknown job type "${job.type}"`);
+    const handler = handlers[job.type] as JobHandler<typeof job.type> | undefined;
+    if (!handler) throw new Error(`This worker has no handler for "${job.type}"`);
+    const payload = parsePayload(job.type, job.payload);
+    const result = await handler(payload, {
+      job,
+      db,
+      signal: abort.signal,
+      progress(fraction, message) {
+        latest = { fraction, ...(message !== undefined ? { message } : {}) };
+      },
+    });
+    clearInterval(timer);
+    await beating;
+    if (abort.signal.aborted && abort.signal.reason instanceof JobCancelled) {
+      await markCancelled(db, job, workerId);
+      log(`[${workerId}] cancelled ${job.id}`);
+    } else if (await complete(db, job, workerId, result)) {
+      log(`[${workerId}] finished ${job.type} ${job.id}`);
+    } else {
+      log(`[${workerId}] finished ${job.id} but had lost its lease; result dropped`);
+    }
+  } catch (error) {
+    clearInterval(timer);
+    await beating;
+    if (abort.signal.reason instanceof JobCancelled) {
+      await markCancelled(db, job, workerId);
+      log(`[${workerId}] cancelled ${job.id}`);
+    } else {
+      const outcome = await fail(db, job, workerId, error);
+      log(`[${workerId}] ${job.type} ${job.id} failed (${outcome}): ${(error as Error).message}`);
+    }
+  }
+  return true;
+}
+
+/** Runs jobs until the signal aborts; sleeps pollMs when the queue is empty. Never throws on a job's error. */
+export async function runWorkerLoop(options: WorkerLoopOptions): Promise<void> {
+  const { signal, pollMs, log = () => {} } = options;
+  while (!signal.aborted) {
+    let worked = false;
+    try {
+      worked = await runOneJob(options);
+    } catch (error) {
+      log(`[${options.workerId}] queue error: ${(error as Error).message}`);
+    }
+    if (!worked && !signal.aborted) await sleep(pollMs, signal);
+  }
+}
+
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener(
+      "abort",
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      { once: true },
+    );
+  });
+}
+
+/** Throws JobCancelled (or the lease error) when the job should stop: call between units of work. */
+export function throwIfStopped(signal: AbortSignal): void {
+  if (signal.aborted) throw signal.reason instanceof Error ? signal.reason : new JobCancelled();
+}

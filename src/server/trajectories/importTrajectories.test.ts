@@ -1,0 +1,69 @@
+import fs from "node:fs";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createTestDb, type TestDb } from "../../../tests/helpers/testDb";
+import { SAMPLE_FILE } from "../demo/sampleFile";
+import { ImportRejected, importTrajectoriesFile, importTrajectoriesText } from "./importTrajectories";
+
+let t: TestDb;
+beforeEach(async () => {
+  t = await createTestDb();
+});
+afterEach(async () => {
+  await t.cleanup();
+});
+
+async function counts() {
+  return { tasks: await t.db.task.count(), trajectories: await t.db.trajectory.count(), steps: await t.db.step.count() };
+}
+
+describe("trajectory import", () => {
+  it("imports the shipped sample with every step, reasoning and outcome", async () => {
+    const summary = await importTrajectoriesFile(t.db, SAMPLE_FILE, "sample");
+    const lines = fs.readFileSync(SAMPLE_FILE, "utf8").trim().split("\n");
+    expect(summary).toMatchObject({ trajectories: lines.length, imported: lines.length, duplicates: 0 });
+    const expectedSteps = lines.reduce((n, l) => n + (JSON.parse(l) as { steps: unknown[] }).steps.length, 0);
+    expect(await counts()).toMatchObject({ trajectories: lines.length, steps: expectedSteps });
+    const newsletter = await t.db.trajectory.findMany({ where: { taskId: "web:newsletter" }, include: { steps: true } });
+    expect(newsletter).toHaveLength(2); // two attempts at one task share the task row
+    const invalid = await t.db.step.findFirst({ where: { valid: false } });
+    expect(invalid?.state).toBe(invalid?.nextState); // the paper's rule holds in our sample
+    const winner = newsletter.find((n) => n.success);
+    expect(winner?.steps.find((s) => s.done)?.reasoning).toMatch(/Saving stores/);
+  });
+
+  it("re-importing the same file adds nothing", async () => {
+    await importTrajectoriesFile(t.db, SAMPLE_FILE, "sample");
+    const before = await counts();
+    const again = await importTrajectoriesFile(t.db, SAMPLE_FILE, "sample");
+    expect(again.imported).toBe(0);
+    expect(again.duplicates).toBe(again.trajectories);
+    expect(await counts()).toEqual(before);
+  });
+
+  it("rejects a malformed file whole, naming every bad line, and writes nothing", async () => {
+    const good = fs.readFileSync(SAMPLE_FILE, "utf8").trim().split("\n");
+    const text = [good[0], '{"domain":"web"', good[1], JSON.stringify({ domain: "web", instruction: "x", steps: [{ state: "a" }] })].join("\n");
+    const error = await importTrajectoriesText(t.db, text, "broken.jsonl").catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ImportRejected);
+    const rejected = error as ImportRejected;
+    expect(rejected.errors.map((e) => e.line)).toEqual([2, 4]);
+    expect(rejected.message).toMatch(/broken\.jsonl was rejected \(2 bad lines\), nothing imported/);
+    expect(rejected.message).toMatch(/line 4: steps\[0\]\.action/);
+    expect(await counts()).toEqual({ tasks: 0, trajectories: 0, steps: 0 });
+  });
+
+  it("leaves nothing behind when the database fails mid-import", async () => {
+    const lines = fs.readFileSync(SAMPLE_FILE, "utf8").trim().split("\n");
+    // A trigger that fails the fourth trajectory insert stands in for a crash or a full disk.
+    await t.db.$executeRawUnsafe(
+      `CREATE TRIGGER boom BEFORE INSERT ON "Trajectory" WHEN (SELECT COUNT(*) FROM "Trajectory") >= 3 BEGIN SELECT RAISE(ABORT, 'disk full'); END`,
+    );
+    await expect(importTrajectoriesText(t.db, lines.join("\n"), "sample")).rejects.toThrow();
+    expect(await counts()).toEqual({ tasks: 0, trajectories: 0, steps: 0 });
+  });
+
+  it("names the file when it cannot be read", async () => {
+    await expect(importTrajectoriesFile(t.db, path.join(t.dir, "missing.jsonl"))).rejects.toThrow(/Cannot read import file .*missing\.jsonl/);
+  });
+});

@@ -1,0 +1,80 @@
+import type { Episode } from "@/core/train/rollout";
+import type { TrajectorySource } from "@/core/types";
+import type { Db } from "../db";
+
+export interface EpisodeMeta {
+  source: TrajectorySource;
+  policy: string;
+  purpose?: "data" | "train" | "eval";
+  runId?: string;
+  iteration?: number;
+  group?: number;
+}
+
+/** Task rows for episodes, created once (tasks are immutable once written: their ids are stable). */
+async function ensureTasks(db: Db, episodes: Episode[]): Promise<void> {
+  const tasks = new Map(episodes.map((e) => [e.task.id, e.task]));
+  const known = new Set(
+    (await db.task.findMany({ where: { id: { in: [...tasks.keys()] } }, select: { id: true } })).map((t) => t.id),
+  );
+  const missing = [...tasks.values()].filter((t) => !known.has(t.id));
+  if (missing.length === 0) return;
+  await db.task.createMany({
+    data: missing.map((t) => ({
+      id: t.id,
+      domain: t.domain,
+      instruction: t.instruction,
+      split: t.split,
+      origin: t.origin,
+      goal: (t.goal ?? undefined) as object | undefined,
+      parentId: t.parentId ?? null,
+      generation: t.generation ?? 0,
+    })),
+  });
+}
+
+/** Writes a batch of episodes in one transaction: a batch is either all there or not at all. */
+export async function saveEpisodes(db: Db, episodes: Episode[], meta: EpisodeMeta): Promise<number> {
+  if (episodes.length === 0) return 0;
+  await ensureTasks(db, episodes);
+  let steps = 0;
+  await db.$transaction(
+    async (tx) => {
+      for (const [i, episode] of episodes.entries()) {
+        await tx.trajectory.create({
+          data: {
+            taskId: episode.task.id,
+            domain: episode.task.domain,
+            source: meta.source,
+            purpose: meta.purpose ?? "data",
+            policy: meta.policy,
+            runId: meta.runId ?? null,
+            iteration: meta.iteration ?? null,
+            group: meta.group ?? (meta.runId ? i : null),
+            totalReward: episode.totalReward,
+            success: episode.success,
+            length: episode.steps.length,
+            steps: {
+              create: episode.steps.map((s, index) => ({
+                index,
+                state: s.state.text,
+                ...(s.state.actions ? { stateActions: s.state.actions } : {}),
+                action: s.action,
+                reasoning: s.reasoning ?? null,
+                nextState: s.next.text,
+                ...(s.next.actions ? { nextActions: s.next.actions } : {}),
+                reward: s.reward,
+                done: s.done,
+                success: s.success,
+                valid: s.valid,
+              })),
+            },
+          },
+        });
+        steps += episode.steps.length;
+      }
+    },
+    { timeout: 300_000, maxWait: 30_000 },
+  );
+  return steps;
+}

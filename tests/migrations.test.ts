@@ -1,0 +1,61 @@
+import { execFile } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { afterAll, describe, expect, it } from "vitest";
+import { createDb } from "@/server/db";
+import { migrateDeploy } from "@/server/migrate";
+
+const run = promisify(execFile);
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), "dreamgym-migrations-"));
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+interface Column {
+  name: string;
+  type: string;
+  notnull: number;
+  dflt_value: string | null;
+  pk: number;
+}
+
+/** Tables, their columns and their indexes: what a migration must create for the schema to hold. */
+async function shape(url: string) {
+  const db = await createDb(url);
+  try {
+    const objects = await db.$queryRawUnsafe<{ type: string; name: string; tbl_name: string }[]>(
+      "SELECT type, name, tbl_name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' AND name != '_prisma_migrations' ORDER BY type, name",
+    );
+    const columns: Record<string, Column[]> = {};
+    for (const table of objects.filter((o) => o.type === "table")) {
+      const info = await db.$queryRawUnsafe<Column[]>(`PRAGMA table_info("${table.name}")`);
+      columns[table.name] = info.map(({ name, type, notnull, dflt_value, pk }) => ({ name, type, notnull: Number(notnull), dflt_value, pk: Number(pk) }));
+    }
+    return { objects, columns };
+  } finally {
+    await db.$disconnect();
+  }
+}
+
+describe("prisma migrations", () => {
+  it("create exactly the database that the schema describes", async () => {
+    const migrated = `file:${path.join(dir, "migrated.db")}`;
+    const pushed = `file:${path.join(dir, "pushed.db")}`;
+    await migrateDeploy(migrated);
+    await run(process.execPath, ["node_modules/prisma/build/index.js", "db", "push", "--skip-generate"], {
+      env: { ...process.env, DATABASE_URL: pushed },
+    });
+    const [a, b] = await Promise.all([shape(migrated), shape(pushed)]);
+    expect(Object.keys(a.columns).length).toBeGreaterThanOrEqual(10);
+    expect(a.objects).toEqual(b.objects);
+    expect(a.columns).toEqual(b.columns);
+  });
+
+  it("are idempotent: deploying twice changes nothing", async () => {
+    const url = `file:${path.join(dir, "twice.db")}`;
+    await migrateDeploy(url);
+    const before = await shape(url);
+    await migrateDeploy(url);
+    expect(await shape(url)).toEqual(before);
+  });
+});

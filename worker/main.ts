@@ -1,0 +1,47 @@
+import os from "node:os";
+import { config } from "@/env";
+import { getDb } from "@/server/db";
+import { runWorkerLoop } from "@/server/queue/worker";
+import { createHandlers } from "./handlers";
+
+/**
+ * The background process: claims jobs and runs them. Several loops may run in one process (worker.loops) and
+ * several processes against one database; the queue's leases keep them from running the same job.
+ */
+async function main() {
+  const settings = config();
+  const db = await getDb();
+  const stop = new AbortController();
+  const log = (line: string) => console.log(`${new Date().toISOString()} ${line}`);
+  for (const sig of ["SIGINT", "SIGTERM"] as const) {
+    process.on(sig, () => {
+      if (stop.signal.aborted) process.exit(1);
+      log(`worker: ${sig}, finishing the current job then stopping (again to force)`);
+      stop.abort();
+    });
+  }
+  const handlers = createHandlers();
+  const base = `${os.hostname()}:${process.pid}`;
+  log(`worker: ${settings.worker.loops} loop(s), handling ${Object.keys(handlers).join(", ")}`);
+  await Promise.all(
+    Array.from({ length: settings.worker.loops }, (_, i) =>
+      runWorkerLoop({
+        db,
+        workerId: `${base}:${i}`,
+        handlers,
+        leaseMs: settings.worker.leaseMs,
+        heartbeatMs: settings.worker.heartbeatMs,
+        pollMs: settings.worker.pollMs,
+        signal: stop.signal,
+        log,
+      }),
+    ),
+  );
+  await db.$disconnect();
+  log("worker: stopped");
+}
+
+main().catch((error) => {
+  console.error("worker: fatal", error);
+  process.exit(1);
+});
