@@ -1,7 +1,13 @@
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   // Native binaries (LanceDB, libsql) must be loaded by Node at run time, not bundled.
-  serverExternalPackages: ["@lancedb/lancedb", "@libsql/client", "libsql", "@prisma/adapter-libsql", "apache-arrow"],
+  serverExternalPackages: [
+    "@lancedb/lancedb",
+    "@libsql/client",
+    "libsql",
+    "@prisma/adapter-libsql",
+    "apache-arrow",
+  ],
   poweredByHeader: false,
   reactStrictMode: true,
   typescript: { ignoreBuildErrors: true }, // `npm test` runs tsc --noEmit; the build need not do it twice

@@ -7,8 +7,13 @@ import { defineConfig } from "@playwright/test";
  * data folder, so each run starts the way a new user's first run does.
  */
 const PORT = Number(process.env.E2E_PORT ?? 3100);
-const dataDir = path.resolve("e2e/.artifacts/data");
-fs.rmSync(dataDir, { recursive: true, force: true });
+// The config is loaded by the runner and again by each test worker; only the first load (which has not set the
+// variable yet) picks a fresh folder and clears old ones, and the workers inherit its choice.
+if (!process.env.E2E_DATA_DIR) {
+  fs.rmSync(path.resolve("e2e/.artifacts"), { recursive: true, force: true });
+  process.env.E2E_DATA_DIR = path.resolve(`e2e/.artifacts/data-${Date.now()}`);
+}
+const dataDir = process.env.E2E_DATA_DIR;
 
 export default defineConfig({
   testDir: "e2e",

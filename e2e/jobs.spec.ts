@@ -1,7 +1,9 @@
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 
-test("an annotator's malformed upload is refused with its line numbers, a good one is imported by the worker", async ({ page }) => {
+test("an annotator's malformed upload is refused with its line numbers, a good one is imported by the worker", async ({
+  page,
+}) => {
   await page.goto("/jobs");
   await page.getByLabel("Trajectory file").setInputFiles({
     name: "broken.jsonl",
@@ -9,15 +11,28 @@ test("an annotator's malformed upload is refused with its line numbers, a good o
     buffer: Buffer.from('{"domain":"web","instruction":"x","steps":[]}\nnot json\n'),
   });
   await expect(page.getByTestId("import-error")).toContainText("broken.jsonl was rejected (2 bad lines)");
-  await expect(page.getByTestId("import-error")).toContainText("line 1: steps: a trajectory needs at least one step");
+  await expect(page.getByTestId("import-error")).toContainText(
+    "line 1: steps: a trajectory needs at least one step",
+  );
   await expect(page.getByTestId("import-error")).toContainText("line 2: not valid JSON");
 
   const line = JSON.stringify({
     domain: "intranet",
     instruction: "Open the contact page.",
-    steps: [{ state: "[Page] Home\n[link] Contact", action: "click[Contact]", reasoning: "The link is on the page.", next_state: "[Page] Contact", reward: 1, done: true }],
+    steps: [
+      {
+        state: "[Page] Home\n[link] Contact",
+        action: "click[Contact]",
+        reasoning: "The link is on the page.",
+        next_state: "[Page] Contact",
+        reward: 1,
+        done: true,
+      },
+    ],
   });
-  await page.getByLabel("Trajectory file").setInputFiles({ name: "good.jsonl", mimeType: "application/jsonl", buffer: Buffer.from(`${line}\n`) });
+  await page
+    .getByLabel("Trajectory file")
+    .setInputFiles({ name: "good.jsonl", mimeType: "application/jsonl", buffer: Buffer.from(`${line}\n`) });
   await expect(page.getByTestId("import-notice")).toHaveText("Queued an import of 1 trajectories.");
   const job = page.getByTestId("job-import").first();
   await expect(job).toContainText("succeeded", { timeout: 30_000 });

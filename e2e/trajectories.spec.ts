@@ -1,7 +1,9 @@
 import { expect, test } from "@playwright/test";
 
 test.describe("researcher steps through an imported trajectory", () => {
-  test("finds it by filter, walks it with the keyboard, sees reasoning, next state and reward", async ({ page }) => {
+  test("finds it by filter, walks it with the keyboard, sees reasoning, next state and reward", async ({
+    page,
+  }) => {
     await page.goto("/");
     await expect(page).toHaveURL(/\/trajectories/);
     await expect(page.getByRole("heading", { name: "Trajectories" })).toBeVisible();
@@ -18,7 +20,9 @@ test.describe("researcher steps through an imported trajectory", () => {
     await expect(page.getByTestId("instruction")).toHaveText("Subscribe to the newsletter of the store.");
     await expect(page.getByTestId("step-position")).toHaveText("Step 1 of 4");
     await expect(page.getByTestId("action")).toHaveText("click[My Account]");
-    await expect(page.getByTestId("reasoning")).toContainText("Account settings hold the newsletter subscription");
+    await expect(page.getByTestId("reasoning")).toContainText(
+      "Account settings hold the newsletter subscription",
+    );
     await expect(page.getByTestId("next-state")).toContainText("[link] Newsletter Subscriptions");
     await expect(page.getByTestId("reward")).toHaveText("reward 0");
 
@@ -44,6 +48,7 @@ test.describe("researcher steps through an imported trajectory", () => {
   test("the seeded real-environment data is listed and an invalid step is marked", async ({ page }) => {
     await page.goto("/trajectories?domain=web");
     await page.getByRole("link", { name: /Update the price of product/ }).click();
+    await expect(page.getByTestId("step-position")).toHaveText("Step 1 of 6");
     await page.keyboard.press("End");
     await page.keyboard.press("ArrowLeft");
     await expect(page.getByTestId("step-position")).toHaveText("Step 5 of 6");

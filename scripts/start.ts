@@ -13,7 +13,14 @@ import { migrateDeploy } from "@/server/migrate";
 
 const root = path.resolve(import.meta.dirname, "..");
 const log = (line: string) => console.log(`[start] ${line}`);
-const BUILD_INPUTS = ["src", "public", "next.config.mjs", "package.json", "tsconfig.json", "prisma/schema.prisma"];
+const BUILD_INPUTS = [
+  "src",
+  "public",
+  "next.config.mjs",
+  "package.json",
+  "tsconfig.json",
+  "prisma/schema.prisma",
+];
 const STAMP = path.join(root, ".next", "dreamgym-build-stamp");
 
 function* files(entry: string): Generator<string> {
@@ -41,17 +48,24 @@ function sourceHash(): string {
 
 function buildIfNeeded() {
   const hash = sourceHash();
-  const built = fs.existsSync(path.join(root, ".next", "BUILD_ID")) && fs.existsSync(STAMP) && fs.readFileSync(STAMP, "utf8") === hash;
+  const built =
+    fs.existsSync(path.join(root, ".next", "BUILD_ID")) &&
+    fs.existsSync(STAMP) &&
+    fs.readFileSync(STAMP, "utf8") === hash;
   if (built && !process.env.DREAMGYM_FORCE_BUILD) {
     log("web build is up to date");
     return;
   }
   log("building the web app (next build)…");
-  const result = spawnSync(process.execPath, [path.join(root, "node_modules", "next", "dist", "bin", "next"), "build"], {
-    cwd: root,
-    stdio: "inherit",
-    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
-  });
+  const result = spawnSync(
+    process.execPath,
+    [path.join(root, "node_modules", "next", "dist", "bin", "next"), "build"],
+    {
+      cwd: root,
+      stdio: "inherit",
+      env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
+    },
+  );
   if (result.status !== 0) throw new Error(`next build failed (exit ${result.status})`);
   fs.writeFileSync(STAMP, hash);
 }
@@ -73,10 +87,21 @@ async function main() {
   const children: ChildProcess[] = [
     spawn(
       process.execPath,
-      [path.join(root, "node_modules", "next", "dist", "bin", "next"), "start", "-p", String(settings.port), "-H", process.env.HOST ?? "0.0.0.0"],
+      [
+        path.join(root, "node_modules", "next", "dist", "bin", "next"),
+        "start",
+        "-p",
+        String(settings.port),
+        "-H",
+        process.env.HOST ?? "0.0.0.0",
+      ],
       { cwd: root, stdio: "inherit", env },
     ),
-    spawn(process.execPath, ["--import", "tsx", path.join(root, "worker", "main.ts")], { cwd: root, stdio: "inherit", env }),
+    spawn(process.execPath, ["--import", "tsx", path.join(root, "worker", "main.ts")], {
+      cwd: root,
+      stdio: "inherit",
+      env,
+    }),
   ];
   log(`web on http://localhost:${settings.port}, worker started; Ctrl-C stops both`);
 
@@ -89,9 +114,9 @@ async function main() {
       for (const child of children) if (child.exitCode === null) child.kill("SIGKILL");
     }, 10_000);
     force.unref();
-    Promise.all(children.map((c) => (c.exitCode !== null ? Promise.resolve() : new Promise((r) => c.once("exit", r))))).then(() =>
-      process.exit(code),
-    );
+    Promise.all(
+      children.map((c) => (c.exitCode !== null ? Promise.resolve() : new Promise((r) => c.once("exit", r)))),
+    ).then(() => process.exit(code));
   };
   process.on("SIGINT", () => stopAll(0));
   process.on("SIGTERM", () => stopAll(0));

@@ -29,7 +29,13 @@ async function shape(url: string) {
     const columns: Record<string, Column[]> = {};
     for (const table of objects.filter((o) => o.type === "table")) {
       const info = await db.$queryRawUnsafe<Column[]>(`PRAGMA table_info("${table.name}")`);
-      columns[table.name] = info.map(({ name, type, notnull, dflt_value, pk }) => ({ name, type, notnull: Number(notnull), dflt_value, pk: Number(pk) }));
+      columns[table.name] = info.map(({ name, type, notnull, dflt_value, pk }) => ({
+        name,
+        type,
+        notnull: Number(notnull),
+        dflt_value,
+        pk: Number(pk),
+      }));
     }
     return { objects, columns };
   } finally {

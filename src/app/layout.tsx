@@ -6,7 +6,8 @@ import "./globals.css";
 
 export const metadata: Metadata = {
   title: "DreamGym",
-  description: "Agent learning via experience synthesis: experience model, replay buffer, curriculum, GRPO/PPO",
+  description:
+    "Agent learning via experience synthesis: experience model, replay buffer, curriculum, GRPO/PPO",
 };
 
 export default function RootLayout({ children }: { children: ReactNode }) {

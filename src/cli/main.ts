@@ -9,13 +9,15 @@ import { progressBar } from "./progress";
 
 function positiveInt(value: string): number {
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError(`expected a positive integer, got "${value}"`);
+  if (!Number.isInteger(n) || n < 1)
+    throw new InvalidArgumentError(`expected a positive integer, got "${value}"`);
   return n;
 }
 
 function nonNegativeInt(value: string): number {
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError(`expected an integer >= 0, got "${value}"`);
+  if (!Number.isInteger(n) || n < 0)
+    throw new InvalidArgumentError(`expected an integer >= 0, got "${value}"`);
   return n;
 }
 
@@ -49,7 +51,9 @@ async function database() {
 
 const program = new Command()
   .name("dreamgym")
-  .description("DreamGym command line: data, training, evaluation. Progress goes to stderr, results to stdout as JSON.");
+  .description(
+    "DreamGym command line: data, training, evaluation. Progress goes to stderr, results to stdout as JSON.",
+  );
 
 program
   .command("import")

@@ -7,7 +7,7 @@ export function progressBar(label: string, total: number) {
       format: `${label} [{bar}] {percentage}% | {value}/{total} | ETA {eta_formatted}`,
       stream: process.stderr,
       hideCursor: true,
-      noTTYOutput: false,
+      noTTYOutput: true,
       notTTYSchedule: 5_000,
     },
     cliProgress.Presets.shades_classic,

@@ -18,7 +18,10 @@ export function TRPCReactProvider({ children }: { children: ReactNode }) {
   const [trpcClient] = useState(() =>
     createTRPCClient<AppRouter>({
       links: [
-        loggerLink({ enabled: (op) => op.direction === "down" && op.result instanceof Error && process.env.NODE_ENV === "development" }),
+        loggerLink({
+          enabled: (op) =>
+            op.direction === "down" && op.result instanceof Error && process.env.NODE_ENV === "development",
+        }),
         httpBatchLink({ url: "/api/trpc", transformer: superjson }),
       ],
     }),

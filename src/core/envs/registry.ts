@@ -12,7 +12,9 @@ export function isRealDomain(name: string): name is RealDomainName {
 
 export function getRealDomain(name: string): RealDomain {
   if (!isRealDomain(name)) {
-    throw new Error(`"${name}" has no real environment here; built-in domains: ${Object.keys(REAL_DOMAINS).join(", ")}`);
+    throw new Error(
+      `"${name}" has no real environment here; built-in domains: ${Object.keys(REAL_DOMAINS).join(", ")}`,
+    );
   }
   return REAL_DOMAINS[name];
 }

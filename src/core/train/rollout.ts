@@ -13,7 +13,12 @@ export interface Episode {
  * One episode of a policy in an environment. The same function runs in real and synthetic environments: the
  * RL code cannot tell them apart (DESIGN.md "The contracts").
  */
-export async function rollout(env: Environment, policy: Policy, task: Task, maxSteps: number): Promise<Episode> {
+export async function rollout(
+  env: Environment,
+  policy: Policy,
+  task: Task,
+  maxSteps: number,
+): Promise<Episode> {
   let observation = await env.reset(task);
   const steps: Step[] = [];
   const logprobs: (number | undefined)[] = [];

@@ -3,7 +3,12 @@ import { contentKey, parseImport } from "./importFormat";
 
 const step = { state: "s0", action: "click[a]", next_state: "s1", reward: 0, done: false };
 const line = (extra: Record<string, unknown> = {}) =>
-  JSON.stringify({ domain: "web", instruction: "find the thing", steps: [step, { ...step, state: "s1", next_state: "s2", reward: 1, done: true }], ...extra });
+  JSON.stringify({
+    domain: "web",
+    instruction: "find the thing",
+    steps: [step, { ...step, state: "s1", next_state: "s2", reward: 1, done: true }],
+    ...extra,
+  });
 
 describe("import format", () => {
   it("parses good lines and skips blank ones", () => {
@@ -40,7 +45,11 @@ describe("import format", () => {
 
   it("keys trajectories by meaning, not by formatting or field order", () => {
     const a = { domain: "web", instruction: "i", steps: [step] };
-    const b = { steps: [{ done: false, reward: 0, next_state: "s1", action: "click[a]", state: "s0" }], instruction: "i", domain: "web" };
+    const b = {
+      steps: [{ done: false, reward: 0, next_state: "s1", action: "click[a]", state: "s0" }],
+      instruction: "i",
+      domain: "web",
+    };
     expect(contentKey(a)).toBe(contentKey(b));
     expect(contentKey(a)).not.toBe(contentKey({ ...a, instruction: "j" }));
     const parsed = parseImport(`${JSON.stringify(a)}\n${JSON.stringify(b, null, 0)}`);

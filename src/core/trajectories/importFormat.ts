@@ -37,7 +37,11 @@ export const ImportLine = z
   .superRefine((line, ctx) => {
     line.steps.forEach((step, i) => {
       if (step.done && i !== line.steps.length - 1) {
-        ctx.addIssue({ code: "custom", path: ["steps", i, "done"], message: "only the last step may be done" });
+        ctx.addIssue({
+          code: "custom",
+          path: ["steps", i, "done"],
+          message: "only the last step may be done",
+        });
       }
     });
   });
@@ -88,7 +92,12 @@ export function importedTaskId(line: ImportLine): string {
 }
 
 function describe(issue: z.core.$ZodIssue): string {
-  const where = issue.path.length ? issue.path.map((p) => (typeof p === "number" ? `[${p}]` : `.${String(p)}`)).join("").replace(/^\./, "") : "(line)";
+  const where = issue.path.length
+    ? issue.path
+        .map((p) => (typeof p === "number" ? `[${p}]` : `.${String(p)}`))
+        .join("")
+        .replace(/^\./, "")
+    : "(line)";
   return `${where}: ${issue.message}`;
 }
 
@@ -116,9 +125,15 @@ export function parseImport(text: string): ParsedImport {
       errors.push({ line: lineNo, message: parsed.error.issues.map(describe).join("; ") });
       return;
     }
-    trajectories.push({ line: lineNo, key: contentKey(parsed.data), taskId: importedTaskId(parsed.data), data: parsed.data });
+    trajectories.push({
+      line: lineNo,
+      key: contentKey(parsed.data),
+      taskId: importedTaskId(parsed.data),
+      data: parsed.data,
+    });
   });
-  if (trajectories.length === 0 && errors.length === 0) errors.push({ line: 0, message: "the file has no trajectories" });
+  if (trajectories.length === 0 && errors.length === 0)
+    errors.push({ line: 0, message: "the file has no trajectories" });
   return { trajectories, errors, blank };
 }
 

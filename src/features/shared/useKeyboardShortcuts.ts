@@ -2,7 +2,12 @@
 
 import { useEffect, useRef } from "react";
 
-export type ShortcutMap = Record<string, (event: KeyboardEvent) => void>;
+/** One shortcut: the keys (KeyboardEvent.key values) that trigger it, and a description for the cheatsheet. */
+export interface Shortcut {
+  keys: string[];
+  description: string;
+  run: (event: KeyboardEvent) => void;
+}
 
 /** True while the user types into a field: shortcuts must not steal their keystrokes. */
 export function isTyping(target: EventTarget | null): boolean {
@@ -11,18 +16,18 @@ export function isTyping(target: EventTarget | null): boolean {
   return tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT" || target.isContentEditable;
 }
 
-/** Binds keys (KeyboardEvent.key values, e.g. "ArrowRight", "j", "?") for the lifetime of a component. */
-export function useKeyboardShortcuts(map: ShortcutMap, enabled = true): void {
-  const latest = useRef(map);
-  latest.current = map;
+/** Binds shortcuts for the lifetime of a component. */
+export function useKeyboardShortcuts(shortcuts: Shortcut[], enabled = true): void {
+  const latest = useRef(shortcuts);
+  latest.current = shortcuts;
   useEffect(() => {
     if (!enabled) return;
     const onKey = (event: KeyboardEvent) => {
       if (event.metaKey || event.ctrlKey || event.altKey || isTyping(event.target)) return;
-      const handler = latest.current[event.key];
-      if (handler) {
+      const shortcut = latest.current.find((s) => s.keys.includes(event.key));
+      if (shortcut) {
         event.preventDefault();
-        handler(event);
+        shortcut.run(event);
       }
     };
     window.addEventListener("keydown", onKey);

@@ -36,7 +36,11 @@ export interface CollectHooks {
  * Offline data as the paper collected it: reference policies in the real environment, saved as "offline"
  * trajectories. Batches are committed one by one, so a cancelled collection keeps whole episodes only.
  */
-export async function collectOffline(db: Db | null, options: CollectOptions, hooks: CollectHooks = {}): Promise<CollectSummary> {
+export async function collectOffline(
+  db: Db | null,
+  options: CollectOptions,
+  hooks: CollectHooks = {},
+): Promise<CollectSummary> {
   const started = performance.now();
   const domain = getRealDomain(options.domain);
   const { policy, name } = referencePolicy(domain, options.policy, options.seed, options.epsilon);

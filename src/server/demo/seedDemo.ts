@@ -1,5 +1,5 @@
-import type { Db } from "../db";
 import { type CollectOptions, collectOffline } from "../collect/collectOffline";
+import type { Db } from "../db";
 import { importTrajectoriesFile } from "../trajectories/importTrajectories";
 import { SAMPLE_FILE } from "./sampleFile";
 

@@ -35,11 +35,28 @@ describe("job queue", () => {
     });
     const stop = new AbortController();
     const loops = [
-      runWorkerLoop({ db: t.db, workerId: "A", handlers: handlersFor("A"), leaseMs: 10_000, heartbeatMs: 1_000, pollMs: 5, signal: stop.signal }),
-      runWorkerLoop({ db: other, workerId: "B", handlers: handlersFor("B"), leaseMs: 10_000, heartbeatMs: 1_000, pollMs: 5, signal: stop.signal }),
+      runWorkerLoop({
+        db: t.db,
+        workerId: "A",
+        handlers: handlersFor("A"),
+        leaseMs: 10_000,
+        heartbeatMs: 1_000,
+        pollMs: 5,
+        signal: stop.signal,
+      }),
+      runWorkerLoop({
+        db: other,
+        workerId: "B",
+        handlers: handlersFor("B"),
+        leaseMs: 10_000,
+        heartbeatMs: 1_000,
+        pollMs: 5,
+        signal: stop.signal,
+      }),
     ];
     const deadline = Date.now() + 30_000;
-    while ((await t.db.job.count({ where: { status: "succeeded" } })) < jobs && Date.now() < deadline) await sleep(20);
+    while ((await t.db.job.count({ where: { status: "succeeded" } })) < jobs && Date.now() < deadline)
+      await sleep(20);
     stop.abort();
     await Promise.all(loops);
 

@@ -103,17 +103,29 @@ export async function heartbeat(
   return { ownsLease: true, cancelRequested: job?.cancelRequested ?? false };
 }
 
-export async function complete(db: Db, job: Job, workerId: string, result: unknown): Promise<boolean> {
+export async function complete(
+  db: Db,
+  job: Job,
+  workerId: string,
+  result: unknown,
+  message?: string,
+): Promise<boolean> {
   const now = new Date();
   const updated = await db.$executeRaw`
-    UPDATE "Job" SET status = 'succeeded', result = ${JSON.stringify(result ?? null)}, progress = 1, lockedBy = NULL,
+    UPDATE "Job" SET status = 'succeeded', result = ${JSON.stringify(result ?? null)}, progress = 1,
+      message = COALESCE(${message?.slice(0, 500) ?? null}, message), lockedBy = NULL,
       leaseUntil = NULL, finishedAt = ${now}, updatedAt = ${now}
     WHERE id = ${job.id} AND lockedBy = ${workerId} AND status = 'running'`;
   return updated === 1;
 }
 
 /** Record a failed attempt: back to the queue after a backoff, or failed for good once attempts run out. */
-export async function fail(db: Db, job: Job, workerId: string, error: unknown): Promise<"retry" | "failed" | "lost"> {
+export async function fail(
+  db: Db,
+  job: Job,
+  workerId: string,
+  error: unknown,
+): Promise<"retry" | "failed" | "lost"> {
   const message = error instanceof Error ? error.message : String(error);
   const final = job.attempts >= job.maxAttempts;
   const now = new Date();

@@ -1,6 +1,6 @@
 import type { Job } from "@/generated/prisma/client";
 import type { Db } from "../db";
-import { type JobPayload, type JobType, isJobType, parsePayload } from "./payloads";
+import { isJobType, type JobPayload, type JobType, parsePayload } from "./payloads";
 import { claim, complete, fail, heartbeat, markCancelled } from "./queue";
 
 export interface JobContext {
@@ -71,7 +71,7 @@ export async function runOneJob(options: Omit<WorkerLoopOptions, "signal" | "pol
     if (abort.signal.aborted && abort.signal.reason instanceof JobCancelled) {
       await markCancelled(db, job, workerId);
       log(`[${workerId}] cancelled ${job.id}`);
-    } else if (await complete(db, job, workerId, result)) {
+    } else if (await complete(db, job, workerId, result, latest.message)) {
       log(`[${workerId}] finished ${job.type} ${job.id}`);
     } else {
       log(`[${workerId}] finished ${job.id} but had lost its lease; result dropped`);
@@ -106,15 +106,15 @@ export async function runWorkerLoop(options: WorkerLoopOptions): Promise<void> {
 
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener(
-      "abort",
-      () => {
-        clearTimeout(timer);
-        resolve();
-      },
-      { once: true },
-    );
+    const onAbort = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener("abort", onAbort, { once: true });
   });
 }
 

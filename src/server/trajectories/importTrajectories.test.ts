@@ -14,7 +14,11 @@ afterEach(async () => {
 });
 
 async function counts() {
-  return { tasks: await t.db.task.count(), trajectories: await t.db.trajectory.count(), steps: await t.db.step.count() };
+  return {
+    tasks: await t.db.task.count(),
+    trajectories: await t.db.trajectory.count(),
+    steps: await t.db.step.count(),
+  };
 }
 
 describe("trajectory import", () => {
@@ -24,7 +28,10 @@ describe("trajectory import", () => {
     expect(summary).toMatchObject({ trajectories: lines.length, imported: lines.length, duplicates: 0 });
     const expectedSteps = lines.reduce((n, l) => n + (JSON.parse(l) as { steps: unknown[] }).steps.length, 0);
     expect(await counts()).toMatchObject({ trajectories: lines.length, steps: expectedSteps });
-    const newsletter = await t.db.trajectory.findMany({ where: { taskId: "web:newsletter" }, include: { steps: true } });
+    const newsletter = await t.db.trajectory.findMany({
+      where: { taskId: "web:newsletter" },
+      include: { steps: true },
+    });
     expect(newsletter).toHaveLength(2); // two attempts at one task share the task row
     const invalid = await t.db.step.findFirst({ where: { valid: false } });
     expect(invalid?.state).toBe(invalid?.nextState); // the paper's rule holds in our sample
@@ -43,7 +50,12 @@ describe("trajectory import", () => {
 
   it("rejects a malformed file whole, naming every bad line, and writes nothing", async () => {
     const good = fs.readFileSync(SAMPLE_FILE, "utf8").trim().split("\n");
-    const text = [good[0], '{"domain":"web"', good[1], JSON.stringify({ domain: "web", instruction: "x", steps: [{ state: "a" }] })].join("\n");
+    const text = [
+      good[0],
+      '{"domain":"web"',
+      good[1],
+      JSON.stringify({ domain: "web", instruction: "x", steps: [{ state: "a" }] }),
+    ].join("\n");
     const error = await importTrajectoriesText(t.db, text, "broken.jsonl").catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ImportRejected);
     const rejected = error as ImportRejected;
@@ -64,6 +76,8 @@ describe("trajectory import", () => {
   });
 
   it("names the file when it cannot be read", async () => {
-    await expect(importTrajectoriesFile(t.db, path.join(t.dir, "missing.jsonl"))).rejects.toThrow(/Cannot read import file .*missing\.jsonl/);
+    await expect(importTrajectoriesFile(t.db, path.join(t.dir, "missing.jsonl"))).rejects.toThrow(
+      /Cannot read import file .*missing\.jsonl/,
+    );
   });
 });

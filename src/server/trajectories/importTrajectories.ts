@@ -1,6 +1,8 @@
+import { randomUUID } from "node:crypto";
 import fs from "node:fs/promises";
 import { formatImportErrors, type ImportedTrajectory, parseImport } from "@/core/trajectories/importFormat";
 import type { Db } from "../db";
+import { insertSteps, type StepRow } from "./insertSteps";
 
 export interface ImportSummary {
   file: string;
@@ -15,7 +17,9 @@ export class ImportRejected extends Error {
     readonly file: string,
     readonly errors: { line: number; message: string }[],
   ) {
-    super(`${file} was rejected (${errors.length} bad line${errors.length === 1 ? "" : "s"}), nothing imported:\n${formatImportErrors(errors)}`);
+    super(
+      `${file} was rejected (${errors.length} bad line${errors.length === 1 ? "" : "s"}), nothing imported:\n${formatImportErrors(errors)}`,
+    );
   }
 }
 
@@ -33,53 +37,68 @@ export async function importTrajectoriesText(db: Db, text: string, name: string)
   for (const t of parsed.trajectories) if (!unique.has(t.key)) unique.set(t.key, t);
   const existing = new Set(
     (
-      await db.trajectory.findMany({ where: { importKey: { in: [...unique.keys()] } }, select: { importKey: true } })
+      await db.trajectory.findMany({
+        where: { importKey: { in: [...unique.keys()] } },
+        select: { importKey: true },
+      })
     ).map((t) => t.importKey),
   );
   const fresh = [...unique.values()].filter((t) => !existing.has(t.key));
 
-  let steps = 0;
+  const tasks = new Map(fresh.map((t) => [t.taskId, t.data]));
+  const knownTasks = new Set(
+    (await db.task.findMany({ where: { id: { in: [...tasks.keys()] } }, select: { id: true } })).map(
+      (t) => t.id,
+    ),
+  );
+  const ids = fresh.map(() => randomUUID());
+  const steps: StepRow[] = fresh.flatMap((t, i) =>
+    t.data.steps.map((s, index) => ({
+      trajectoryId: ids[i] as string,
+      index,
+      state: s.state,
+      stateActions: s.admissible_actions ?? null,
+      action: s.action,
+      reasoning: s.reasoning ?? null,
+      nextState: s.next_state,
+      reward: s.reward,
+      done: s.done,
+      success: s.success ?? (s.done && s.reward >= 1),
+      valid: s.valid ?? true,
+    })),
+  );
   await db.$transaction(
     async (tx) => {
-      for (const t of fresh) {
-        const d = t.data;
-        await tx.task.upsert({
-          where: { id: t.taskId },
-          create: { id: t.taskId, domain: d.domain, instruction: d.instruction, split: d.split, origin: "imported" },
-          update: {},
-        });
-        const totalReward = d.steps.reduce((sum, s) => sum + s.reward, 0);
-        const last = d.steps[d.steps.length - 1];
-        const success = last?.success ?? (last !== undefined && last.done && last.reward >= 1);
-        await tx.trajectory.create({
-          data: {
+      await tx.task.createMany({
+        data: [...tasks.entries()]
+          .filter(([id]) => !knownTasks.has(id))
+          .map(([id, d]) => ({
+            id,
+            domain: d.domain,
+            instruction: d.instruction,
+            split: d.split,
+            origin: "imported",
+          })),
+      });
+      await tx.trajectory.createMany({
+        data: fresh.map((t, i) => {
+          const d = t.data;
+          const last = d.steps[d.steps.length - 1];
+          return {
+            id: ids[i] as string,
             taskId: t.taskId,
             domain: d.domain,
             source: d.source,
             policy: d.policy ?? "imported",
             importKey: t.key,
             importName: name,
-            totalReward,
-            success,
+            totalReward: d.steps.reduce((sum, s) => sum + s.reward, 0),
+            success: last?.success ?? (last?.done === true && last.reward >= 1),
             length: d.steps.length,
-            steps: {
-              create: d.steps.map((s, index) => ({
-                index,
-                state: s.state,
-                ...(s.admissible_actions ? { stateActions: s.admissible_actions } : {}),
-                action: s.action,
-                reasoning: s.reasoning ?? null,
-                nextState: s.next_state,
-                reward: s.reward,
-                done: s.done,
-                success: s.success ?? (s.done && s.reward >= 1),
-                valid: s.valid ?? true,
-              })),
-            },
-          },
-        });
-        steps += d.steps.length;
-      }
+          };
+        }),
+      });
+      await insertSteps(tx, steps);
     },
     { timeout: 600_000, maxWait: 30_000 },
   );
@@ -88,7 +107,7 @@ export async function importTrajectoriesText(db: Db, text: string, name: string)
     trajectories: parsed.trajectories.length,
     imported: fresh.length,
     duplicates: parsed.trajectories.length - fresh.length,
-    steps,
+    steps: steps.length,
   };
 }
 

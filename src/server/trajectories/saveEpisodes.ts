@@ -1,6 +1,8 @@
+import { randomUUID } from "node:crypto";
 import type { Episode } from "@/core/train/rollout";
 import type { TrajectorySource } from "@/core/types";
 import type { Db } from "../db";
+import { insertSteps, type StepRow } from "./insertSteps";
 
 export interface EpisodeMeta {
   source: TrajectorySource;
@@ -15,7 +17,9 @@ export interface EpisodeMeta {
 async function ensureTasks(db: Db, episodes: Episode[]): Promise<void> {
   const tasks = new Map(episodes.map((e) => [e.task.id, e.task]));
   const known = new Set(
-    (await db.task.findMany({ where: { id: { in: [...tasks.keys()] } }, select: { id: true } })).map((t) => t.id),
+    (await db.task.findMany({ where: { id: { in: [...tasks.keys()] } }, select: { id: true } })).map(
+      (t) => t.id,
+    ),
   );
   const missing = [...tasks.values()].filter((t) => !known.has(t.id));
   if (missing.length === 0) return;
@@ -33,48 +37,52 @@ async function ensureTasks(db: Db, episodes: Episode[]): Promise<void> {
   });
 }
 
-/** Writes a batch of episodes in one transaction: a batch is either all there or not at all. */
-export async function saveEpisodes(db: Db, episodes: Episode[], meta: EpisodeMeta): Promise<number> {
-  if (episodes.length === 0) return 0;
+/**
+ * Writes a batch of episodes in one transaction: a batch is either all there or not at all. Two bulk inserts
+ * (trajectories, then steps) instead of nested creates: collection writes tens of thousands of steps.
+ */
+export async function saveEpisodes(db: Db, episodes: Episode[], meta: EpisodeMeta): Promise<string[]> {
+  if (episodes.length === 0) return [];
   await ensureTasks(db, episodes);
-  let steps = 0;
+  const ids = episodes.map(() => randomUUID());
+  const trajectories = episodes.map((episode, i) => ({
+    id: ids[i] as string,
+    taskId: episode.task.id,
+    domain: episode.task.domain,
+    source: meta.source,
+    purpose: meta.purpose ?? "data",
+    policy: meta.policy,
+    runId: meta.runId ?? null,
+    iteration: meta.iteration ?? null,
+    group: meta.group ?? (meta.runId ? i : null),
+    totalReward: episode.totalReward,
+    success: episode.success,
+    length: episode.steps.length,
+  }));
+  const steps = episodes.flatMap((episode, i) =>
+    episode.steps.map(
+      (s, index): StepRow => ({
+        trajectoryId: ids[i] as string,
+        index,
+        state: s.state.text,
+        stateActions: s.state.actions ?? null,
+        action: s.action,
+        reasoning: s.reasoning ?? null,
+        nextState: s.next.text,
+        nextActions: s.next.actions ?? null,
+        reward: s.reward,
+        done: s.done,
+        success: s.success,
+        valid: s.valid,
+      }),
+    ),
+  );
   await db.$transaction(
     async (tx) => {
-      for (const [i, episode] of episodes.entries()) {
-        await tx.trajectory.create({
-          data: {
-            taskId: episode.task.id,
-            domain: episode.task.domain,
-            source: meta.source,
-            purpose: meta.purpose ?? "data",
-            policy: meta.policy,
-            runId: meta.runId ?? null,
-            iteration: meta.iteration ?? null,
-            group: meta.group ?? (meta.runId ? i : null),
-            totalReward: episode.totalReward,
-            success: episode.success,
-            length: episode.steps.length,
-            steps: {
-              create: episode.steps.map((s, index) => ({
-                index,
-                state: s.state.text,
-                ...(s.state.actions ? { stateActions: s.state.actions } : {}),
-                action: s.action,
-                reasoning: s.reasoning ?? null,
-                nextState: s.next.text,
-                ...(s.next.actions ? { nextActions: s.next.actions } : {}),
-                reward: s.reward,
-                done: s.done,
-                success: s.success,
-                valid: s.valid,
-              })),
-            },
-          },
-        });
-        steps += episode.steps.length;
-      }
+      await tx.trajectory.createMany({ data: trajectories });
+      await insertSteps(tx, steps);
     },
     { timeout: 300_000, maxWait: 30_000 },
   );
-  return steps;
+  return ids;
 }

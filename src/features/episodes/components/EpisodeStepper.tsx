@@ -2,8 +2,8 @@
 
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import { usePathname, useRouter, useSearchParams } from "next/navigation";
-import { useCallback } from "react";
+import { useSearchParams } from "next/navigation";
+import { useEffect, useState } from "react";
 import { useKeyboardShortcuts } from "@/features/shared/useKeyboardShortcuts";
 import { useTRPC } from "@/trpc/react";
 import { OutcomeBadge, RewardBadge, SourceBadge } from "./Badges";
@@ -18,33 +18,31 @@ function asActions(value: unknown): string[] {
  */
 export function EpisodeStepper({ id }: { id: string }) {
   const trpc = useTRPC();
-  const router = useRouter();
-  const pathname = usePathname();
   const params = useSearchParams();
   const query = useQuery(trpc.trajectories.get.queryOptions({ id }));
   const steps = query.data?.steps ?? [];
-  const requested = Number(params.get("step") ?? 0) || 0;
-  const current = Math.min(Math.max(0, requested), Math.max(0, steps.length - 1));
+  const last = Math.max(0, steps.length - 1);
+  // The step lives in component state so that fast key presses each build on the previous one; the URL follows
+  // (shallowly) so that a step can be linked to.
+  const [requested, setRequested] = useState(() => Math.max(0, Number(params.get("step") ?? 0) || 0));
+  const current = Math.min(requested, last);
 
-  const go = useCallback(
-    (index: number) => {
-      if (steps.length === 0) return;
-      const target = Math.min(Math.max(0, index), steps.length - 1);
-      router.replace(`${pathname}?step=${target}`, { scroll: false });
-    },
-    [pathname, router, steps.length],
-  );
+  useEffect(() => {
+    if (steps.length === 0) return;
+    const url = new URL(window.location.href);
+    url.searchParams.set("step", String(current));
+    window.history.replaceState(window.history.state, "", url);
+  }, [current, steps.length]);
 
-  useKeyboardShortcuts({
-    ArrowRight: () => go(current + 1),
-    l: () => go(current + 1),
-    j: () => go(current + 1),
-    ArrowLeft: () => go(current - 1),
-    h: () => go(current - 1),
-    k: () => go(current - 1),
-    Home: () => go(0),
-    End: () => go(steps.length - 1),
-  });
+  const move = (to: (index: number) => number) =>
+    setRequested((index) => Math.min(Math.max(0, to(Math.min(index, last))), last));
+
+  useKeyboardShortcuts([
+    { keys: ["ArrowRight", "j", "l"], description: "next step", run: () => move((i) => i + 1) },
+    { keys: ["ArrowLeft", "k", "h"], description: "previous step", run: () => move((i) => i - 1) },
+    { keys: ["Home"], description: "first step", run: () => move(() => 0) },
+    { keys: ["End"], description: "last step", run: () => move(() => last) },
+  ]);
 
   if (query.error) return <div className="error">{query.error.message}</div>;
   if (!query.data) return <p className="hint">Loading episode…</p>;
@@ -86,8 +84,12 @@ export function EpisodeStepper({ id }: { id: string }) {
             aria-selected={i === current}
             key={s.id}
             title={`Step ${i + 1}: ${s.action}`}
-            className={[i === current ? "current" : "", s.reward > 0 ? "reward" : "", s.valid ? "" : "invalid"].join(" ")}
-            onClick={() => go(i)}
+            className={[
+              i === current ? "current" : "",
+              s.reward > 0 ? "reward" : "",
+              s.valid ? "" : "invalid",
+            ].join(" ")}
+            onClick={() => move(() => i)}
           >
             {i + 1}
           </button>

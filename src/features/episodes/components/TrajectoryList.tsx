@@ -64,7 +64,11 @@ export function TrajectoryList() {
         </label>
         <label className="field">
           Source
-          <select aria-label="Source" value={source ?? ""} onChange={(e) => setParam("source", e.target.value)}>
+          <select
+            aria-label="Source"
+            value={source ?? ""}
+            onChange={(e) => setParam("source", e.target.value)}
+          >
             <option value="">all sources</option>
             {SOURCES.map((s) => (
               <option key={s} value={s}>

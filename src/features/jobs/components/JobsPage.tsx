@@ -33,8 +33,9 @@ function ImportForm() {
     <section className="panel" aria-label="Import trajectories">
       <h2>Import trajectories (JSONL)</h2>
       <p className="hint">
-        One trajectory per line: domain, instruction, steps with state, action, optional reasoning, next_state, reward,
-        done. A file with any bad line is refused whole; importing the same trajectories twice adds nothing.
+        One trajectory per line: domain, instruction, steps with state, action, optional reasoning,
+        next_state, reward, done. A file with any bad line is refused whole; importing the same trajectories
+        twice adds nothing.
       </p>
       <input
         type="file"
@@ -101,7 +102,9 @@ function CollectForm() {
           type="button"
           className="primary"
           disabled={collect.isPending}
-          onClick={() => collect.mutate({ domain, policy, episodes, split: "train", epsilon: 0.3, seed: 0, offset: 0 })}
+          onClick={() =>
+            collect.mutate({ domain, policy, episodes, split: "train", epsilon: 0.3, seed: 0, offset: 0 })
+          }
         >
           Collect
         </button>
@@ -155,12 +158,22 @@ export function JobsPage() {
                 {job.attempts}/{job.maxAttempts}
               </td>
               <td>
-                {job.error ? <pre className="text" style={{ color: "var(--bad)" }}>{job.error}</pre> : job.message}
+                {job.error ? (
+                  <pre className="text" style={{ color: "var(--bad)" }}>
+                    {job.error}
+                  </pre>
+                ) : (
+                  job.message
+                )}
               </td>
               <td className="hint">{job.createdAt.toLocaleString()}</td>
               <td>
                 {job.status === "queued" || job.status === "running" ? (
-                  <button type="button" disabled={job.cancelRequested} onClick={() => cancel.mutate({ id: job.id })}>
+                  <button
+                    type="button"
+                    disabled={job.cancelRequested}
+                    onClick={() => cancel.mutate({ id: job.id })}
+                  >
                     {job.cancelRequested ? "cancelling…" : "Cancel"}
                   </button>
                 ) : null}

@@ -12,7 +12,11 @@ const MAX_UPLOAD_BYTES = 50 * 1024 * 1024;
 
 export const jobsRouter = createTRPCRouter({
   list: publicProcedure
-    .input(z.object({ status: z.string().optional(), limit: z.number().int().min(1).max(200).default(50) }).prefault({}))
+    .input(
+      z
+        .object({ status: z.string().optional(), limit: z.number().int().min(1).max(200).default(50) })
+        .prefault({}),
+    )
     .query(({ ctx, input }) =>
       ctx.db.job.findMany({
         where: input.status ? { status: input.status } : {},
@@ -54,5 +58,7 @@ export const jobsRouter = createTRPCRouter({
     return { jobId: job.id };
   }),
 
-  cancel: publicProcedure.input(z.object({ id: z.string() })).mutation(({ ctx, input }) => cancel(ctx.db, input.id)),
+  cancel: publicProcedure
+    .input(z.object({ id: z.string() }))
+    .mutation(({ ctx, input }) => cancel(ctx.db, input.id)),
 });

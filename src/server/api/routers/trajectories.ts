@@ -57,7 +57,16 @@ export const trajectoriesRouter = createTRPCRouter({
     const trajectory = await ctx.db.trajectory.findUnique({
       where: { id: input.id },
       include: {
-        task: { select: { id: true, instruction: true, split: true, origin: true, parentId: true, generation: true } },
+        task: {
+          select: {
+            id: true,
+            instruction: true,
+            split: true,
+            origin: true,
+            parentId: true,
+            generation: true,
+          },
+        },
         steps: { orderBy: { index: "asc" } },
       },
     });

@@ -1,0 +1,25 @@
+/**
+ * `npm run bench -- <name> [options]`: benchmarks that print figures (never timed unit tests). Each ends with
+ * one JSON line of results on stdout.
+ */
+const BENCHES: Record<string, () => Promise<(args: string[]) => Promise<void>>> = {
+  envs: async () => (await import("./envSpeed")).envSpeedBench,
+  retrieval: async () => (await import("./retrieval")).retrievalBench,
+};
+
+async function main() {
+  const [name, ...args] = process.argv.slice(2);
+  const load = name ? BENCHES[name] : undefined;
+  if (!load) {
+    process.stderr.write(`usage: npm run bench -- <${Object.keys(BENCHES).join("|")}> [options]\n`);
+    process.exit(2);
+  }
+  await (await load())(args);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(
+    `bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
+  process.exit(1);
+});

@@ -1,0 +1,51 @@
+import type { Db } from "./db";
+
+type Executor = Pick<Db, "$executeRawUnsafe">;
+export type SqlValue = string | number | boolean | null | Date | unknown[] | Record<string, unknown>;
+
+/** SQLite allows 32,766 bound parameters per statement; stay well below. */
+const MAX_PARAMS = 16_000;
+
+/** Prisma writes DateTime as ISO text with "+00:00"; raw writes must match it so that text comparisons hold. */
+export function sqlDate(date: Date): string {
+  return date.toISOString().replace("Z", "+00:00");
+}
+
+function toParam(value: SqlValue): string | number | null {
+  if (value === null) return null;
+  if (value instanceof Date) return sqlDate(value);
+  if (typeof value === "boolean") return value ? 1 : 0;
+  if (typeof value === "object") return JSON.stringify(value);
+  return value;
+}
+
+/**
+ * Multi-row INSERTs for hot write paths (steps of rollouts): Prisma's createMany costs ~0.35 ms a row through the
+ * libsql adapter, a bound multi-row INSERT ~0.06 ms. Run it inside a transaction to keep all-or-nothing.
+ */
+export async function bulkInsert(
+  db: Executor,
+  table: string,
+  columns: readonly string[],
+  rows: readonly SqlValue[][],
+): Promise<void> {
+  if (rows.length === 0) return;
+  const perStatement = Math.max(1, Math.floor(MAX_PARAMS / columns.length));
+  const columnList = columns.map((c) => `"${c}"`).join(", ");
+  const placeholders = `(${columns.map(() => "?").join(", ")})`;
+  for (let start = 0; start < rows.length; start += perStatement) {
+    const chunk = rows.slice(start, start + perStatement);
+    const params: (string | number | null)[] = [];
+    for (const row of chunk) {
+      if (row.length !== columns.length)
+        throw new Error(
+          `bulkInsert into ${table}: a row has ${row.length} values for ${columns.length} columns`,
+        );
+      for (const value of row) params.push(toParam(value));
+    }
+    await db.$executeRawUnsafe(
+      `INSERT INTO "${table}" (${columnList}) VALUES ${chunk.map(() => placeholders).join(", ")}`,
+      ...params,
+    );
+  }
+}
