@@ -2,13 +2,13 @@ import fs from "node:fs";
 import path from "node:path";
 
 /**
- * The SQLite URL, from DATABASE_URL or the default under DREAMGYM_DATA_DIR (./data). Kept free of other imports
- * because prisma.config.ts loads it before anything else exists.
+ * The SQLite URL, from DATABASE_URL or the default under the data folder (DREAMGYM_DATA_DIR, ./data). Kept free
+ * of other imports because prisma.config.ts loads it before anything else exists.
  */
-export function databaseUrl(): string {
-  const fromEnv = process.env.DATABASE_URL;
+export function databaseUrl(env: NodeJS.ProcessEnv = process.env, dataDir?: string): string {
+  const fromEnv = env.DATABASE_URL;
   if (fromEnv) return fromEnv;
-  const dir = path.resolve(/*turbopackIgnore: true*/ process.env.DREAMGYM_DATA_DIR ?? "data");
+  const dir = path.resolve(/*turbopackIgnore: true*/ dataDir ?? env.DREAMGYM_DATA_DIR ?? "data");
   fs.mkdirSync(/*turbopackIgnore: true*/ dir, { recursive: true });
   return `file:${path.join(dir, "dreamgym.db")}`;
 }

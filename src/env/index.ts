@@ -70,8 +70,8 @@ function readConfigFile(file: string | undefined): Record<string, unknown> {
   }
 }
 
-function intFromEnv(name: string): number | undefined {
-  const value = process.env[name];
+function intFromEnv(env: NodeJS.ProcessEnv, name: string): number | undefined {
+  const value = env[name];
   return value === undefined || value === "" ? undefined : Number(value);
 }
 
@@ -83,15 +83,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const merged = {
     ...file,
     dataDir,
-    databaseUrl: env.DATABASE_URL ?? (file.databaseUrl as string | undefined) ?? databaseUrl(),
+    databaseUrl: env.DATABASE_URL ?? (file.databaseUrl as string | undefined) ?? databaseUrl(env, dataDir),
     lancedbDir: env.LANCEDB_DIR ?? (file.lancedbDir as string | undefined) ?? path.join(dataDir, "lancedb"),
-    port: intFromEnv("PORT") ?? file.port,
+    port: intFromEnv(env, "PORT") ?? file.port,
     openai: {
       ...fileOpenAI,
       ...(env.OPENAI_BASE_URL ? { baseURL: env.OPENAI_BASE_URL } : {}),
       ...(env.OPENAI_API_KEY ? { apiKey: env.OPENAI_API_KEY } : {}),
     },
-    worker: { ...fileWorker, ...(intFromEnv("WORKER_LOOPS") ? { loops: intFromEnv("WORKER_LOOPS") } : {}) },
+    worker: { ...fileWorker, ...(intFromEnv(env, "WORKER_LOOPS") ? { loops: intFromEnv(env, "WORKER_LOOPS") } : {}) },
   };
   const parsed = ConfigSchema.safeParse(merged);
   if (!parsed.success) {

@@ -1,6 +1,6 @@
 import { type Client, type Config, createClient, type TransactionMode } from "@libsql/client";
 import { PrismaLibSQL } from "@prisma/adapter-libsql";
-import { databaseUrl } from "@/env/database";
+import { config } from "@/env";
 import { PrismaClient } from "@/generated/prisma/client";
 
 export type Db = PrismaClient;
@@ -31,7 +31,7 @@ class PrismaSqlite extends PrismaLibSQL {
 }
 
 /** A Prisma client over SQLite through libsql, in WAL mode so readers never block the writer. */
-export async function createDb(url: string = databaseUrl()): Promise<Db> {
+export async function createDb(url: string = config().databaseUrl): Promise<Db> {
   const db = new PrismaClient({ adapter: new PrismaSqlite({ url }) });
   await db.$queryRawUnsafe("PRAGMA journal_mode = WAL");
   for (const pragma of CONNECTION_PRAGMAS) await db.$queryRawUnsafe(pragma);
