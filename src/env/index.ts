@@ -70,12 +70,14 @@ function readConfigFile(file: string | undefined): Record<string, unknown> {
   }
 }
 
-function intFromEnv(env: NodeJS.ProcessEnv, name: string): number | undefined {
+function intFromEnv(env: Env, name: string): number | undefined {
   const value = env[name];
   return value === undefined || value === "" ? undefined : Number(value);
 }
 
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+export type Env = Record<string, string | undefined>;
+
+export function loadConfig(env: Env = process.env): Config {
   const file = readConfigFile(env.DREAMGYM_CONFIG);
   const dataDir = env.DREAMGYM_DATA_DIR ?? (file.dataDir as string | undefined) ?? "data";
   const fileOpenAI = (file.openai ?? {}) as Record<string, unknown>;
