@@ -1,0 +1,169 @@
+import { diffArrays } from "diff";
+
+/**
+ * Analogical transfer: how the current (state, action) differs from a demonstration's (state, action), as a
+ * substitution of phrases, so that the demonstration's next state can be rewritten for the current situation.
+ * "open cabinet 2" → "open drawer 1" gives {cabinet 2 → drawer 1}; applied to "The cabinet 2 is open." it
+ * yields "The drawer 1 is open.". Domain-agnostic: it only aligns token sequences (jsdiff's LCS).
+ */
+
+export interface Token {
+  text: string;
+  /** Lower-cased word, or undefined for whitespace and punctuation (they are kept but never aligned). */
+  word?: string;
+}
+
+// Words keep inner dots of numbers ("$14.79", "6.76") but not a sentence's full stop.
+const TOKEN = /([A-Za-z0-9$'\-/]+(?:\.[0-9]+)*|\s+|[^A-Za-z0-9\s])/g;
+
+export function tokenize(text: string): Token[] {
+  const tokens: Token[] = [];
+  for (const match of text.matchAll(TOKEN)) {
+    const t = match[0];
+    const word = /^[A-Za-z0-9$]/.test(t) ? t.toLowerCase() : undefined;
+    tokens.push(word ? { text: t, word } : { text: t });
+  }
+  return tokens;
+}
+
+type Word = Token & { word: string };
+
+function words(text: string): Word[] {
+  return tokenize(text).filter((t): t is Word => t.word !== undefined);
+}
+
+const sameWord = (a: Word, b: Word) => a.word === b.word;
+
+export interface Substitution {
+  /** Lower-cased words of the demonstration. */
+  from: string[];
+  /** The current situation's words, as written there. */
+  to: string[];
+  /** Where it was learnt: the action's alignment outranks the state's. */
+  weight: number;
+}
+
+const isNumber = (w: Word) => /^\d+$/.test(w.word);
+
+/** Substitutions from aligning two word sequences; lone numbers keep the word before them ("drawer 6"). */
+function align(a: Word[], b: Word[], weight: number): Substitution[] {
+  const out: Substitution[] = [];
+  const parts = diffArrays(a, b, { comparator: sameWord });
+  let previousCommon: Word | undefined;
+  for (let i = 0; i < parts.length; i++) {
+    const part = parts[i]!;
+    if (!part.added && !part.removed) {
+      previousCommon = part.value[part.value.length - 1];
+      continue;
+    }
+    const next = parts[i + 1];
+    if (part.removed && next?.added) {
+      let from = part.value;
+      let to = next.value;
+      if (previousCommon && from.every(isNumber) && to.every(isNumber)) {
+        from = [previousCommon, ...from];
+        to = [previousCommon, ...to];
+      }
+      if (from.length <= 8 && to.length <= 12)
+        out.push({ from: from.map((w) => w.word), to: to.map((w) => w.text), weight });
+      i++;
+    }
+  }
+  return out;
+}
+
+export interface Analogy {
+  substitutions: Substitution[];
+  /** Share of the demonstration's (state, action) words that match the current one in order: 1 = same. */
+  overlap: number;
+}
+
+export function analogy(
+  demo: { state: string; action: string },
+  current: { state: string; action: string },
+): Analogy {
+  const demoAction = words(demo.action);
+  const curAction = words(current.action);
+  const demoState = words(demo.state);
+  const curState = words(current.state);
+  const fromAction = align(demoAction, curAction, 3);
+  const fromState = align(demoState, curState, 1);
+  let common = 0;
+  const bar: Word = { text: "|", word: "|" };
+  for (const part of diffArrays([...demoState, bar, ...demoAction], [...curState, bar, ...curAction], {
+    comparator: sameWord,
+  })) {
+    if (!part.added && !part.removed) common += part.value.length;
+  }
+  const overlap =
+    (2 * common) / (demoState.length + demoAction.length + curState.length + curAction.length + 2);
+  // One target per source phrase: the action's alignment wins, then the longer phrase.
+  const bySource = new Map<string, Substitution>();
+  for (const s of [...fromAction, ...fromState]) {
+    const key = s.from.join(" ");
+    const existing = bySource.get(key);
+    if (!existing || s.weight > existing.weight) bySource.set(key, s);
+  }
+  return { substitutions: [...bySource.values()].sort((x, y) => y.from.length - x.from.length), overlap };
+}
+
+/** Rewrites a text with substitutions (longest source first, on word boundaries, case-insensitive). */
+export function applySubstitutions(
+  text: string,
+  substitutions: Substitution[],
+): { text: string; replaced: number } {
+  if (substitutions.length === 0) return { text, replaced: 0 };
+  const tokens = tokenize(text);
+  const out: string[] = [];
+  let replaced = 0;
+  let i = 0;
+  while (i < tokens.length) {
+    let matched: { s: Substitution; end: number } | undefined;
+    if (tokens[i]!.word !== undefined) {
+      for (const s of substitutions) {
+        const end = matchAt(tokens, i, s.from);
+        if (end !== undefined) {
+          matched = { s, end };
+          break;
+        }
+      }
+    }
+    if (matched) {
+      out.push(renderLike(tokens[i]!.text, matched.s.to));
+      replaced++;
+      i = matched.end;
+    } else {
+      out.push(tokens[i]!.text);
+      i++;
+    }
+  }
+  return { text: out.join(""), replaced };
+}
+
+/** The index after the phrase when `from` matches at i (skipping whitespace between words), else undefined. */
+function matchAt(tokens: Token[], start: number, from: string[]): number | undefined {
+  let i = start;
+  for (const [n, w] of from.entries()) {
+    if (n > 0) {
+      if (tokens[i]?.text.trim() !== "") return undefined;
+      i++;
+    }
+    if (tokens[i]?.word !== w) return undefined;
+    i++;
+  }
+  return i;
+}
+
+/** Keeps the case style of the replaced text: "B01" → "B02", "b01" → "b02". */
+function renderLike(original: string, to: string[]): string {
+  const text = to.join(" ");
+  if (original === original.toUpperCase() && /[A-Z]/.test(original)) return text.toUpperCase();
+  if (
+    original === original.toLowerCase() &&
+    /[a-z]/.test(original) &&
+    /^[a-z0-9]+$/i.test(text) &&
+    /\d/.test(text)
+  )
+    return text.toLowerCase();
+  return text;
+}

@@ -1,0 +1,163 @@
+import { describe, expect, it } from "vitest";
+import type { Demonstration } from "../../replay/buffer";
+import type { Task } from "../../types";
+import { EmbeddedExperienceModel } from "./embeddedModel";
+
+const task: Task = {
+  id: "household:test:1",
+  domain: "household",
+  instruction: "put a clean mug in cabinet",
+  split: "test",
+  origin: "seed",
+};
+
+function demo(
+  id: string,
+  state: string,
+  action: string,
+  next: string,
+  extra: Partial<Demonstration> = {},
+): Demonstration {
+  return {
+    id,
+    domain: "household",
+    instruction: "put a clean plate in drawer",
+    source: "offline",
+    taskId: "household:train:9",
+    state: { text: state },
+    action,
+    next: { text: next },
+    reward: 0,
+    done: false,
+    success: false,
+    valid: true,
+    score: 0.8,
+    ...extra,
+  };
+}
+
+const openCabinet = demo(
+  "d1",
+  "You arrive at cabinet 2. The cabinet 2 is closed.",
+  "open cabinet 2",
+  "You open the cabinet 2. The cabinet 2 is open. In it, you see nothing.",
+);
+const goTo = demo(
+  "d2",
+  "You arrive at sofa 1.",
+  "go to sidetable 1",
+  "You arrive at sidetable 1. On the sidetable 1, you see a book 1.",
+);
+
+describe("embedded experience model", () => {
+  const model = new EmbeddedExperienceModel({ reasoning: true });
+
+  it("applies the invalid-action rule: unchanged state, reward 0, and says why", async () => {
+    const state = {
+      text: "You arrive at drawer 1. The drawer 1 is closed.",
+      actions: ["open drawer 1", "go to sofa 1"],
+    };
+    const p = await model.predict({
+      task,
+      history: [],
+      state,
+      action: "take mug 1 from drawer 1",
+      demonstrations: [openCabinet],
+    });
+    expect(p).toMatchObject({ valid: false, reward: 0, done: false, next: state });
+    expect(p.reasoning).toMatch(/not among the admissible actions/);
+  });
+
+  it("adapts the best analogue's next state and cites it", async () => {
+    const state = { text: "You arrive at drawer 1. The drawer 1 is closed.", actions: ["open drawer 1"] };
+    const p = await model.predict({
+      task,
+      history: [],
+      state,
+      action: "open drawer 1",
+      demonstrations: [goTo, openCabinet],
+    });
+    expect(p.valid).toBe(true);
+    expect(p.next.text).toBe("You open the drawer 1. The drawer 1 is open. In it, you see nothing.");
+    expect(p.reasoning).toMatch(/Demonstration 2/);
+    expect(p.reasoning).toMatch(/"cabinet 2" → "drawer 1"/);
+    expect(p.reward).toBe(0);
+    expect(p.done).toBe(false);
+  });
+
+  it("copies an exact match of state and action verbatim, with its outcome", async () => {
+    const finish = demo(
+      "d3",
+      "You arrive at cabinet 1. You are holding mug 1.",
+      "put mug 1 in/on cabinet 1",
+      "You put the mug 1 in/on the cabinet 1.",
+      {
+        reward: 1,
+        done: true,
+        success: true,
+      },
+    );
+    const p = await model.predict({
+      task,
+      history: [],
+      state: finish.state,
+      action: finish.action,
+      demonstrations: [goTo, finish],
+    });
+    expect(p).toMatchObject({ next: finish.next, reward: 1, done: true, success: true, valid: true });
+  });
+
+  it("is deterministic and drops the trace when reasoning is ablated", async () => {
+    const input = {
+      task,
+      history: [],
+      state: { text: "You arrive at drawer 3." },
+      action: "open drawer 3",
+      demonstrations: [openCabinet, goTo],
+    };
+    const a = await model.predict(input);
+    const b = await model.predict(input);
+    expect({ ...a, latencyMs: 0 }).toEqual({ ...b, latencyMs: 0 });
+    const silent = await new EmbeddedExperienceModel({ reasoning: false }).predict(input);
+    expect(silent.reasoning).toBe("");
+    expect(silent.next.text).toBe(a.next.text);
+  });
+
+  it("without demonstrations it predicts no visible change and says there is no evidence", async () => {
+    const state = { text: "You arrive at drawer 3." };
+    const p = await model.predict({ task, history: [], state, action: "open drawer 3", demonstrations: [] });
+    expect(p).toMatchObject({ next: state, reward: 0, done: false, valid: true });
+    expect(p.reasoning).toMatch(/No demonstrations/);
+  });
+
+  it("estimates a terminal reward from demonstrations with similar progress towards the instruction", async () => {
+    const buyGood = demo("g", "item: red cotton shirt size m [SEP] Buy Now", "click[buy now]", "Thank you", {
+      instruction: "red cotton shirt size m",
+      reward: 1,
+      done: true,
+      success: true,
+    });
+    const buyBad = demo("b", "item: blue wool hat [SEP] Buy Now", "click[buy now]", "Thank you", {
+      instruction: "red cotton shirt size m",
+      reward: 0,
+      done: true,
+    });
+    const shopTask: Task = { ...task, instruction: "green linen shirt size l" };
+    const matching = await model.predict({
+      task: shopTask,
+      history: [],
+      state: { text: "item: green linen shirt size l [SEP] Buy Now" },
+      action: "click[buy now]",
+      demonstrations: [buyGood, buyBad],
+    });
+    expect(matching).toMatchObject({ done: true, reward: 1, success: true });
+    const wrong = await model.predict({
+      task: shopTask,
+      history: [],
+      state: { text: "item: black leather boots [SEP] Buy Now" },
+      action: "click[buy now]",
+      demonstrations: [buyGood, buyBad],
+    });
+    expect(wrong).toMatchObject({ done: true, reward: 0, success: false });
+  });
+});

@@ -1,0 +1,267 @@
+import type { Demonstration } from "../../replay/buffer";
+import type { Observation } from "../../types";
+import type { ExperienceInput, ExperienceModel, ExperiencePrediction, ExperienceSettings } from "../types";
+import { actionTemplate, isAdmissible, normaliseAction } from "./admissible";
+import { type Analogy, analogy, applySubstitutions } from "./analogy";
+import { goalEvidence } from "./evidence";
+
+export const EMBEDDED_EXPERIENCE_MODEL = "embedded-exp-v1";
+
+/** Weights of the evidence that a demonstration is the right analogue of the current step. */
+const WEIGHTS = {
+  /** The same state and the same action: a deterministic environment answers the same way again. */
+  exact: 10,
+  /** The same kind of action (verb and shape): without it a demonstration says little about this one. */
+  sameTemplate: 2,
+  /** Ordered word overlap of (state, action), 0–1: how little has to be rewritten. */
+  overlap: 1,
+  /** The retriever's cosine, 0–1. */
+  retrieval: 0.5,
+  /** The same task: in the household, the same room. */
+  sameTask: 0.3,
+} as const;
+
+/** Candidates considered by deliberation (reasoning on); without reasoning the model takes the top one. */
+const DELIBERATION = 4;
+/** How sharply the reward estimate prefers demonstrations with evidence like the current step's. */
+const EVIDENCE_BANDWIDTH = 0.15;
+
+interface Candidate {
+  demo: Demonstration;
+  index: number;
+  analogy: Analogy;
+  sameTemplate: boolean;
+  exact: boolean;
+  score: number;
+  next: Observation;
+}
+
+const squash = (text: string) => text.replace(/\s+/g, " ").trim().toLowerCase();
+
+function adapt(demo: Demonstration, a: Analogy, exact: boolean): Observation {
+  if (exact) return demo.next;
+  const text = applySubstitutions(demo.next.text, a.substitutions).text;
+  const actions = demo.next.actions?.map((x) => applySubstitutions(x, a.substitutions).text);
+  return actions ? { text, actions: [...new Set(actions)] } : { text };
+}
+
+function wordSet(text: string): Set<string> {
+  return new Set(text.toLowerCase().match(/[a-z0-9]+/g) ?? []);
+}
+
+function jaccard(a: Set<string>, b: Set<string>): number {
+  let inter = 0;
+  for (const w of a) if (b.has(w)) inter++;
+  const union = a.size + b.size - inter;
+  return union === 0 ? 1 : inter / union;
+}
+
+function quote(text: string, max = 140): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length <= max ? `"${flat}"` : `"${flat.slice(0, max)}…"`;
+}
+
+/**
+ * The embedded experience model: no weights, no network, deterministic. It is grounded entirely in the
+ * retrieved demonstrations: it finds the demonstrations that took the same kind of action in the most similar
+ * situation, rewrites their next state for the current one by analogy (aligned substitutions of the entities
+ * that differ), and estimates done and reward from the demonstrations whose progress towards the instruction
+ * was most like the current step's. Its reasoning trace cites that evidence. With reasoning ablated it takes the
+ * single best analogue instead of deliberating over the top candidates. It is a baseline: its fidelity is
+ * measured against the real environments like any other backend's.
+ */
+export class EmbeddedExperienceModel implements ExperienceModel {
+  readonly name = EMBEDDED_EXPERIENCE_MODEL;
+
+  constructor(private readonly settings: Pick<ExperienceSettings, "reasoning">) {}
+
+  async predict(input: ExperienceInput): Promise<ExperiencePrediction> {
+    const started = performance.now();
+    const finish = (p: Omit<ExperiencePrediction, "model" | "latencyMs">): ExperiencePrediction => ({
+      ...p,
+      reasoning: this.settings.reasoning ? p.reasoning : "",
+      model: this.name,
+      latencyMs: performance.now() - started,
+    });
+
+    const admissible = isAdmissible(input.action, input.state.actions);
+    if (admissible === false) {
+      return finish(
+        invalid(
+          input,
+          `The action "${input.action}" is not among the admissible actions of the current state, so it is not possible here: the state stays the same and the reward is 0.`,
+        ),
+      );
+    }
+
+    const template = actionTemplate(input.action);
+    const candidates = input.demonstrations
+      .map((demo, index): Candidate => {
+        const a = analogy(
+          { state: demo.state.text, action: demo.action },
+          { state: input.state.text, action: input.action },
+        );
+        const exact =
+          squash(demo.state.text) === squash(input.state.text) &&
+          normaliseAction(demo.action) === normaliseAction(input.action);
+        const sameTemplate = actionTemplate(demo.action) === template;
+        const score =
+          (exact ? WEIGHTS.exact : 0) +
+          (sameTemplate ? WEIGHTS.sameTemplate : 0) +
+          WEIGHTS.overlap * a.overlap +
+          WEIGHTS.retrieval * Math.max(0, demo.score) +
+          (demo.taskId !== undefined && demo.taskId === input.task.id ? WEIGHTS.sameTask : 0);
+        return { demo, index, analogy: a, exact, sameTemplate, score, next: demo.next };
+      })
+      .sort((x, y) => y.score - x.score || x.index - y.index);
+
+    if (candidates.length === 0) {
+      return finish({
+        reasoning: `No demonstrations were retrieved, so there is no evidence of what "${input.action}" does here. Without evidence the safest prediction is that the state does not change visibly, with reward 0 and the episode going on.`,
+        next: input.state,
+        reward: 0,
+        done: false,
+        success: false,
+        valid: true,
+      });
+    }
+
+    for (const c of candidates) c.next = adapt(c.demo, c.analogy, c.exact);
+    const best = this.settings.reasoning
+      ? deliberate(candidates)
+      : { chosen: candidates[0]!, agreeing: 1, considered: 1 };
+    const chosen = best.chosen;
+
+    if (!chosen.demo.valid && (chosen.exact || (chosen.sameTemplate && chosen.analogy.overlap > 0.9))) {
+      return finish(
+        invalid(
+          input,
+          `Demonstration ${chosen.index + 1} tried the same action in ${chosen.exact ? "this very" : "an almost identical"} state and it was not possible there, so it is not possible here either: the state stays the same and the reward is 0.`,
+        ),
+      );
+    }
+
+    const outcome = estimateOutcome(input, candidates, chosen);
+    const lines = [
+      `The action "${input.action}" ${admissible ? "is among the admissible actions" : "was not checked against a list of admissible actions"}.`,
+      chosen.exact
+        ? `Demonstration ${chosen.index + 1} (similarity ${chosen.demo.score.toFixed(2)}, ${chosen.demo.source}) took this very action in this very state, and the environment is deterministic, so its next state carries over unchanged.`
+        : `Demonstration ${chosen.index + 1} (similarity ${chosen.demo.score.toFixed(2)}, ${chosen.demo.source}) ${chosen.sameTemplate ? "took the same kind of action" : "is the closest evidence, though its action differs"} ("${chosen.demo.action}") in a similar state.${describeMapping(chosen.analogy)}`,
+      `So the next state is ${quote(chosen.next.text)}.`,
+      best.considered > 1
+        ? `${best.agreeing} of the ${best.considered} best analogues agree on this outcome.`
+        : "",
+      outcome.explanation,
+    ];
+    return finish({
+      reasoning: lines.filter(Boolean).join(" "),
+      next: chosen.next,
+      reward: outcome.reward,
+      done: outcome.done,
+      success: outcome.success,
+      valid: true,
+    });
+  }
+}
+
+function invalid(
+  input: ExperienceInput,
+  reasoning: string,
+): Omit<ExperiencePrediction, "model" | "latencyMs"> {
+  return { reasoning, next: input.state, reward: 0, done: false, success: false, valid: false };
+}
+
+function describeMapping(a: Analogy): string {
+  const shown = a.substitutions
+    .filter((s) => s.from.join(" ") !== s.to.join(" ").toLowerCase())
+    .slice(0, 4)
+    .map((s) => `"${s.from.join(" ")}" → "${s.to.join(" ")}"`);
+  return shown.length
+    ? ` Mapping its situation onto this one (${shown.join(", ")}) rewrites its outcome for here.`
+    : "";
+}
+
+/** Self-consistency over the top candidates: the adapted next state that most other analogues agree with. */
+function deliberate(candidates: Candidate[]): { chosen: Candidate; agreeing: number; considered: number } {
+  if (candidates[0]!.exact) return { chosen: candidates[0]!, agreeing: 1, considered: 1 };
+  const pool = candidates.filter((c) => c.sameTemplate).slice(0, DELIBERATION);
+  if (pool.length <= 1) return { chosen: pool[0] ?? candidates[0]!, agreeing: 1, considered: 1 };
+  const sets = pool.map((c) => wordSet(c.next.text));
+  let bestIndex = 0;
+  let bestValue = -1;
+  let agreeing = 1;
+  pool.forEach((c, i) => {
+    let support = 0;
+    let agree = 1;
+    sets.forEach((other, j) => {
+      if (i === j) return;
+      const similarity = jaccard(sets[i]!, other);
+      support += similarity * pool[j]!.score;
+      if (similarity > 0.8) agree++;
+    });
+    const value = c.score + support / pool.length;
+    if (value > bestValue) {
+      bestValue = value;
+      bestIndex = i;
+      agreeing = agree;
+    }
+  });
+  return { chosen: pool[bestIndex]!, agreeing, considered: pool.length };
+}
+
+interface Outcome {
+  reward: number;
+  done: boolean;
+  success: boolean;
+  explanation: string;
+}
+
+/**
+ * done from the demonstrations that took the same kind of action; reward by kernel regression over them on goal
+ * evidence (how much of the instruction their situation satisfied vs this one).
+ */
+function estimateOutcome(input: ExperienceInput, candidates: Candidate[], chosen: Candidate): Outcome {
+  if (chosen.exact) {
+    return {
+      reward: chosen.demo.reward,
+      done: chosen.demo.done,
+      success: chosen.demo.success,
+      explanation: `It ${chosen.demo.done ? "ended the episode" : "did not end the episode"} with reward ${chosen.demo.reward}.`,
+    };
+  }
+  const peers = candidates.filter((c) => c.sameTemplate);
+  const pool = peers.length > 0 ? peers : [chosen];
+  const top = pool[0]!.score;
+  const weight = (c: Candidate) => Math.exp(2 * (c.score - top));
+  const totalWeight = pool.reduce((s, c) => s + weight(c), 0);
+  const doneShare = pool.reduce((s, c) => s + weight(c) * (c.demo.done ? 1 : 0), 0) / totalWeight;
+  const done = doneShare >= 0.5;
+  const ending = pool.filter((c) => c.demo.done === done);
+  const situation = `${input.state.text}\n${input.action}`;
+  const evidence = goalEvidence(input.task.instruction, situation);
+  let reward = 0;
+  let explanation: string;
+  if (ending.length === 0) {
+    explanation = "No similar demonstration shows a reward for this, so the reward is 0.";
+  } else {
+    let num = 0;
+    let den = 0;
+    for (const c of ending) {
+      const e = goalEvidence(c.demo.instruction, `${c.demo.state.text}\n${c.demo.action}`);
+      const k = weight(c) * Math.exp(-((e - evidence) ** 2) / (2 * EVIDENCE_BANDWIDTH ** 2));
+      num += k * c.demo.reward;
+      den += k;
+    }
+    reward = den > 0 ? num / den : 0;
+    const binary = ending.every((c) => c.demo.reward === 0 || c.demo.reward === 1);
+    if (binary) reward = reward >= 0.5 ? 1 : 0;
+    reward = Math.round(reward * 1000) / 1000;
+    explanation = done
+      ? `${Math.round(doneShare * 100)}% of the similar demonstrations of this action ended the episode. The current situation covers ${Math.round(evidence * 100)}% of the instruction's content words; demonstrations that covered as much were rewarded about ${reward}, so the predicted reward is ${reward}.`
+      : `Most similar demonstrations of this action did not end the episode${reward > 0 ? `; they were rewarded about ${reward}` : ", and gave no reward"}.`;
+  }
+  // Outcome rewards: only the step that ends the episode is rewarded.
+  if (!done) reward = 0;
+  const success = done && reward >= 0.999;
+  return { reward, done, success, explanation };
+}

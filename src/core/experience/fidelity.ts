@@ -1,0 +1,141 @@
+import type { Observation } from "../types";
+
+/**
+ * How faithful an experience model is to a real environment, one transition at a time. Pure functions over
+ * (prediction, real outcome, inputs), so the figures can be checked on hand cases.
+ */
+
+export interface Outcome {
+  next: Observation;
+  reward: number;
+  done: boolean;
+  valid: boolean;
+}
+
+/** Everything the model was given about the situation (not its demonstrations: copying a neighbour's wrong
+ * detail is a hallucination about this environment). */
+export interface FidelityInputs {
+  instruction: string;
+  state: string;
+  action: string;
+  history: string[];
+}
+
+export function words(text: string): string[] {
+  return text.toLowerCase().match(/[a-z0-9$]+(?:\.[0-9]+)?/g) ?? [];
+}
+
+/** SQuAD-style token F1 over word multisets. */
+export function tokenF1(predicted: string, real: string): number {
+  const p = words(predicted);
+  const r = words(real);
+  if (p.length === 0 && r.length === 0) return 1;
+  if (p.length === 0 || r.length === 0) return 0;
+  const counts = new Map<string, number>();
+  for (const w of r) counts.set(w, (counts.get(w) ?? 0) + 1);
+  let common = 0;
+  for (const w of p) {
+    const n = counts.get(w) ?? 0;
+    if (n > 0) {
+      common++;
+      counts.set(w, n - 1);
+    }
+  }
+  if (common === 0) return 0;
+  const precision = common / p.length;
+  const recall = common / r.length;
+  return (2 * precision * recall) / (precision + recall);
+}
+
+export function exactMatch(predicted: string, real: string): boolean {
+  return words(predicted).join(" ") === words(real).join(" ");
+}
+
+/** Page elements: [SEP]-separated fields, lines, or the comma/sentence parts of a room description. */
+export function elements(text: string): string[] {
+  return text
+    .split(/\s*\[SEP\]\s*|\n|(?<=[.!?])\s+|,\s*(?:and\s+)?/)
+    .map((e) =>
+      words(e)
+        .filter((w) => w !== "a" && w !== "an" && w !== "the" && w !== "and")
+        .join(" "),
+    )
+    .filter((e) => e.length > 0);
+}
+
+/** Elements of the predicted next state found neither in the real next state nor in the model's inputs. */
+export function hallucinatedElements(predicted: string, real: string, inputs: FidelityInputs): string[] {
+  const realElements = new Set(elements(real));
+  const known = words(
+    [inputs.instruction, inputs.state, inputs.action, ...inputs.history, real].join("\n"),
+  ).join(" ");
+  return elements(predicted).filter((e) => !realElements.has(e) && !` ${known} `.includes(` ${e} `));
+}
+
+export interface TransitionScore {
+  exact: boolean;
+  f1: number;
+  rewardError: number;
+  doneMatch: boolean;
+  validMatch: boolean;
+  predictedElements: number;
+  hallucinated: number;
+  latencyMs: number;
+}
+
+export function scoreTransition(
+  predicted: Outcome & { latencyMs: number },
+  real: Outcome,
+  inputs: FidelityInputs,
+): TransitionScore {
+  return {
+    exact: exactMatch(predicted.next.text, real.next.text),
+    f1: tokenF1(predicted.next.text, real.next.text),
+    rewardError: Math.abs(predicted.reward - real.reward),
+    doneMatch: predicted.done === real.done,
+    validMatch: predicted.valid === real.valid,
+    predictedElements: elements(predicted.next.text).length,
+    hallucinated: hallucinatedElements(predicted.next.text, real.next.text, inputs).length,
+    latencyMs: predicted.latencyMs,
+  };
+}
+
+export interface FidelityReport {
+  transitions: number;
+  exactMatch: number;
+  tokenF1: number;
+  /** Share of transitions whose predicted reward is within REWARD_TOLERANCE of the real one. */
+  rewardAccuracy: number;
+  rewardMAE: number;
+  doneAccuracy: number;
+  invalidActionAgreement: number;
+  /** Hallucinated elements over all predicted elements (pooled). */
+  hallucinationRate: number;
+  latencyMsMean: number;
+  latencyMsP95: number;
+}
+
+export const REWARD_TOLERANCE = 0.1;
+
+const round = (x: number) => Math.round(x * 10_000) / 10_000;
+
+export function aggregate(scores: TransitionScore[]): FidelityReport {
+  const n = scores.length;
+  const mean = (f: (s: TransitionScore) => number) =>
+    n === 0 ? 0 : scores.reduce((a, s) => a + f(s), 0) / n;
+  const predicted = scores.reduce((a, s) => a + s.predictedElements, 0);
+  const hallucinated = scores.reduce((a, s) => a + s.hallucinated, 0);
+  const latencies = scores.map((s) => s.latencyMs).sort((a, b) => a - b);
+  return {
+    transitions: n,
+    exactMatch: round(mean((s) => (s.exact ? 1 : 0))),
+    tokenF1: round(mean((s) => s.f1)),
+    rewardAccuracy: round(mean((s) => (s.rewardError <= REWARD_TOLERANCE ? 1 : 0))),
+    rewardMAE: round(mean((s) => s.rewardError)),
+    doneAccuracy: round(mean((s) => (s.doneMatch ? 1 : 0))),
+    invalidActionAgreement: round(mean((s) => (s.validMatch ? 1 : 0))),
+    hallucinationRate: round(predicted === 0 ? 0 : hallucinated / predicted),
+    latencyMsMean: round(mean((s) => s.latencyMs)),
+    latencyMsP95: round(latencies[Math.min(n - 1, Math.floor(0.95 * n))] ?? 0),
+  };
+}

@@ -1,0 +1,86 @@
+import type { RealDomain } from "../envs/domain";
+import type { ReplayBuffer } from "../replay/buffer";
+import type { Step } from "../types";
+import { aggregate, type FidelityReport, scoreTransition, type TransitionScore } from "./fidelity";
+import type { ExperienceModel, ExperienceSettings } from "./types";
+
+export interface FidelityOptions {
+  transitions: number;
+  /** Held-out tasks: the buffer holds train tasks only. */
+  split: "test" | "train";
+  /** Behaviour policy that produces the real transitions: a noisy expert covers successes, failures and invalid actions. */
+  epsilon: number;
+  seed: number;
+  onProgress?: (done: number, total: number) => void;
+  signal?: AbortSignal;
+}
+
+export interface FidelityResult {
+  report: FidelityReport;
+  /** Per-transition figures, for the UI and for finding the worst predictions. */
+  scores: TransitionScore[];
+}
+
+/**
+ * Replays real transitions through the experience model: at every real step the model sees the real history,
+ * state and action (teacher forcing) and its prediction is compared with what the real environment did.
+ */
+export async function measureFidelity(
+  domain: RealDomain,
+  model: ExperienceModel,
+  buffer: ReplayBuffer | undefined,
+  settings: ExperienceSettings,
+  options: FidelityOptions,
+): Promise<FidelityResult> {
+  const policy = domain.noisy(options.seed, options.epsilon);
+  const scores: TransitionScore[] = [];
+  for (let episode = 0; scores.length < options.transitions; episode++) {
+    if (options.signal?.aborted) throw options.signal.reason;
+    const task = domain.task(options.split, episode);
+    const env = domain.createEnvironment();
+    let state = await env.reset(task);
+    const history: Step[] = [];
+    for (let t = 0; t < domain.maxSteps && scores.length < options.transitions; t++) {
+      const { action } = await policy.act(task, history, state);
+      const real = await env.step(action);
+      const demonstrations =
+        buffer && settings.k > 0
+          ? await buffer.similar(
+              { domain: domain.name, state: state.text, action, instruction: task.instruction },
+              settings.k,
+              {
+                ...(settings.sources ? { sources: settings.sources } : {}),
+                excludeTaskIds: [task.id],
+              },
+            )
+          : [];
+      const shownHistory = settings.historyWindow > 0 ? history.slice(-settings.historyWindow) : [];
+      const predicted = await model.predict({ task, history: shownHistory, state, action, demonstrations });
+      scores.push(
+        scoreTransition(
+          { ...predicted, valid: predicted.error === undefined && predicted.valid },
+          { next: real.observation, reward: real.reward, done: real.done, valid: real.valid },
+          {
+            instruction: task.instruction,
+            state: state.text,
+            action,
+            history: shownHistory.map((s) => s.action),
+          },
+        ),
+      );
+      options.onProgress?.(scores.length, options.transitions);
+      history.push({
+        state,
+        action,
+        next: real.observation,
+        reward: real.reward,
+        done: real.done,
+        success: real.success,
+        valid: real.valid,
+      });
+      state = real.observation;
+      if (real.done) break;
+    }
+  }
+  return { report: aggregate(scores), scores };
+}

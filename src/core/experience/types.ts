@@ -1,0 +1,107 @@
+import type { Demonstration } from "../replay/buffer";
+import type { Observation, Step, Task, Usage } from "../types";
+
+/** Everything the experience model conditions on (DESIGN.md "The contracts"). */
+export interface ExperienceInput {
+  task: Task;
+  /** The episode so far; the prompt keeps only a bounded window of it. */
+  history: Step[];
+  state: Observation;
+  action: string;
+  /** The top-k transitions retrieved from the replay buffer (empty when retrieval is ablated). */
+  demonstrations: Demonstration[];
+}
+
+export interface ExperiencePrediction {
+  /** The chain-of-thought that explains the transition (empty when reasoning is ablated). */
+  reasoning: string;
+  next: Observation;
+  reward: number;
+  done: boolean;
+  success: boolean;
+  /** False when the action is impossible in the state: then next = state and reward = 0. */
+  valid: boolean;
+  /** Which model wrote it, e.g. "embedded-v1" or "openai:gpt-4o-mini". */
+  model: string;
+  latencyMs: number;
+  usage?: Usage;
+  /** The model's reply text, kept when it could not be parsed (and for audit). */
+  raw?: string;
+  /**
+   * Set when the model's reply could not be used even after a repair attempt: the prediction is then a no-op
+   * (state unchanged, reward 0) and must never be stored as a valid step.
+   */
+  error?: string;
+}
+
+export interface PredictOptions {
+  signal?: AbortSignal;
+}
+
+export interface ExperienceModel {
+  readonly name: string;
+  predict(input: ExperienceInput, options?: PredictOptions): Promise<ExperiencePrediction>;
+}
+
+/** The paper's ablation switches, plus the prompt's size limits. */
+export interface ExperienceSettings {
+  /** Number of demonstrations retrieved per step; 0 ablates retrieval ("w/o replay"). */
+  k: number;
+  /** Steps of history shown to the model; 0 ablates history. */
+  historyWindow: number;
+  /** False ablates the reasoning trace ("w/o reasoning"): the model predicts the outcome directly. */
+  reasoning: boolean;
+  /** Retrieve only from these sources (offline only keeps the model grounded in real experience). */
+  sources?: ("offline" | "synthetic" | "real")[];
+}
+
+export const DEFAULT_EXPERIENCE_SETTINGS: ExperienceSettings = { k: 8, historyWindow: 4, reasoning: true };
+
+/** A real transition's outcome, which a teacher explains (it knows the answer; the experience model must not). */
+export interface TransitionOutcome {
+  next: Observation;
+  reward: number;
+  done: boolean;
+  success: boolean;
+  valid: boolean;
+}
+
+export interface TeacherTrace {
+  reasoning: string;
+  model: string;
+  latencyMs: number;
+  usage?: Usage;
+}
+
+/**
+ * Writes the reasoning trace for an offline transition: the SFT target that teaches the experience model to think
+ * before it predicts (the paper's joint objective). Traces go to annotators for review before export.
+ */
+export interface Teacher {
+  readonly name: string;
+  explain(
+    input: ExperienceInput,
+    outcome: TransitionOutcome,
+    options?: PredictOptions,
+  ): Promise<TeacherTrace>;
+}
+
+/** The paper's four rubrics for synthetic transitions, 0–2 each (higher is better; hallucination 2 = none). */
+export interface JudgeScores {
+  causal: number;
+  diversity: number;
+  informativeness: number;
+  hallucination: number;
+  rationale: string;
+  model: string;
+  usage?: Usage;
+}
+
+export interface Judge {
+  readonly name: string;
+  score(
+    input: ExperienceInput,
+    prediction: ExperiencePrediction,
+    options?: PredictOptions,
+  ): Promise<JudgeScores>;
+}
