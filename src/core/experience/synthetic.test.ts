@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { household } from "../envs/household";
 import { HashNgramEmbedder } from "../replay/hashEmbedder";
 import { MemoryReplayBuffer } from "../replay/memoryBuffer";
+import { episodeTransitions } from "../train/episodeTransitions";
 import { rollout } from "../train/rollout";
 import type { Task, Transition } from "../types";
 import { EmbeddedExperienceModel } from "./embedded/embeddedModel";
@@ -18,16 +19,7 @@ async function offlineBuffer(episodes: number) {
       household.task("train", i),
       household.maxSteps,
     );
-    episode.steps.forEach((s, j) =>
-      transitions.push({
-        ...s,
-        id: `t${i}-${j}`,
-        domain: "household",
-        instruction: episode.task.instruction,
-        source: "offline",
-        taskId: episode.task.id,
-      }),
-    );
+    transitions.push(...episodeTransitions(episode, "offline", `t${i}`));
   }
   await buffer.add(transitions);
   return buffer;
