@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { actionTemplate, isAdmissible } from "./admissible";
 import { analogy, applySubstitutions } from "./analogy";
 
 describe("analogy", () => {
@@ -42,24 +41,5 @@ describe("analogy", () => {
     expect(
       analogy({ state: "s a b", action: "go" }, { state: "x y z", action: "stop" }).overlap,
     ).toBeLessThan(0.3);
-  });
-});
-
-describe("admissible actions", () => {
-  it("matches listed actions, case- and space-insensitively, and search templates", () => {
-    expect(isAdmissible("Click[Buy Now]", ["click[buy now]"])).toBe(true);
-    expect(isAdmissible("search[red  shoes]", ["search[...]"])).toBe(true);
-    expect(isAdmissible("search[]", ["search[...]"])).toBe(false);
-    expect(isAdmissible("click[b99]", ["click[b01]", "search[...]"])).toBe(false);
-    expect(isAdmissible("anything", undefined)).toBeUndefined();
-  });
-
-  it("abstracts arguments but keeps named buttons", () => {
-    expect(actionTemplate("open cabinet 2")).toBe(actionTemplate("open drawer 1"));
-    expect(actionTemplate("take apple 1 from countertop 1")).toBe("take * from *");
-    expect(actionTemplate("click[b0072mvu]")).toBe("click[*]");
-    expect(actionTemplate("click[buy now]")).toBe("click[buy now]");
-    expect(actionTemplate("click[buy now]")).not.toBe(actionTemplate("click[back to search]"));
-    expect(actionTemplate("search[red shoes]")).toBe("search[*]");
   });
 });

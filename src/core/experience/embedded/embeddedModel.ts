@@ -1,7 +1,7 @@
 import type { Demonstration } from "../../replay/buffer";
 import type { Observation } from "../../types";
+import { actionTemplate, isAdmissible, normaliseAction } from "../admissible";
 import type { ExperienceInput, ExperienceModel, ExperiencePrediction, ExperienceSettings } from "../types";
-import { actionTemplate, isAdmissible, normaliseAction } from "./admissible";
 import { type Analogy, analogy, applySubstitutions } from "./analogy";
 import { goalEvidence } from "./evidence";
 

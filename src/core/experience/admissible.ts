@@ -1,23 +1,22 @@
+/** An entry such as "search[...]": the domain admits any non-empty argument for this verb. */
+const TEMPLATE = /^\s*([^[\]]+?)\s*\[\s*\.\.\.\s*\]\s*$/;
+
 /**
- * Whether an action is among a state's admissible actions. A listed action ending in "[...]" is a template that
- * admits any argument (the shop's search box: "search[...]" admits "search[red shoes]").
+ * Whether an action is among a state's admissible actions; undefined when the domain does not list them (the
+ * model alone decides then). Lenient on case and spacing, as the real environments are, so that an action is
+ * only ruled out when it is surely impossible.
  */
 export function isAdmissible(action: string, admissible: readonly string[] | undefined): boolean | undefined {
-  if (!admissible || admissible.length === 0) return undefined; // the domain does not list its actions
-  const normalised = normaliseAction(action);
-  for (const candidate of admissible) {
-    const c = normaliseAction(candidate);
-    if (c === normalised) return true;
-    if (
-      c.endsWith("[...]") &&
-      normalised.startsWith(c.slice(0, -4)) &&
-      normalised.endsWith("]") &&
-      normalised.length > c.length - 3
-    ) {
-      return true;
-    }
-  }
-  return false;
+  if (!admissible || admissible.length === 0) return undefined;
+  const wanted = normaliseAction(action);
+  return admissible.some((entry) => {
+    const template = TEMPLATE.exec(entry);
+    if (!template) return normaliseAction(entry) === wanted;
+    const prefix = `${normaliseAction(template[1] ?? "")}[`;
+    return (
+      wanted.startsWith(prefix) && wanted.endsWith("]") && wanted.slice(prefix.length, -1).trim().length > 0
+    );
+  });
 }
 
 export function normaliseAction(action: string): string {

@@ -1,0 +1,43 @@
+import { describe, expect, it } from "vitest";
+import { actionTemplate, isAdmissible } from "./admissible";
+
+const RESULTS = ["click[back to search]", "click[b0001]", "click[b0002]"];
+
+describe("isAdmissible", () => {
+  it("matches listed actions leniently on case and spacing", () => {
+    expect(isAdmissible("click[b0001]", RESULTS)).toBe(true);
+    expect(isAdmissible("  Click[B0001] ", RESULTS)).toBe(true);
+    expect(isAdmissible("click[b0003]", RESULTS)).toBe(false);
+    expect(isAdmissible("search[mug]", RESULTS)).toBe(false);
+  });
+
+  it("treats verb[...] as a template for any non-empty argument", () => {
+    expect(isAdmissible("search[red mug]", ["search[...]"])).toBe(true);
+    expect(isAdmissible("search[   ]", ["search[...]"])).toBe(false);
+    expect(isAdmissible("click[red mug]", ["search[...]"])).toBe(false);
+  });
+
+  it("leaves the decision to the model when the domain lists no actions", () => {
+    expect(isAdmissible("go north", undefined)).toBeUndefined();
+    expect(isAdmissible("go north", [])).toBeUndefined();
+  });
+});
+
+describe("admissible actions", () => {
+  it("matches listed actions, case- and space-insensitively, and search templates", () => {
+    expect(isAdmissible("Click[Buy Now]", ["click[buy now]"])).toBe(true);
+    expect(isAdmissible("search[red  shoes]", ["search[...]"])).toBe(true);
+    expect(isAdmissible("search[]", ["search[...]"])).toBe(false);
+    expect(isAdmissible("click[b99]", ["click[b01]", "search[...]"])).toBe(false);
+    expect(isAdmissible("anything", undefined)).toBeUndefined();
+  });
+
+  it("abstracts arguments but keeps named buttons", () => {
+    expect(actionTemplate("open cabinet 2")).toBe(actionTemplate("open drawer 1"));
+    expect(actionTemplate("take apple 1 from countertop 1")).toBe("take * from *");
+    expect(actionTemplate("click[b0072mvu]")).toBe("click[*]");
+    expect(actionTemplate("click[buy now]")).toBe("click[buy now]");
+    expect(actionTemplate("click[buy now]")).not.toBe(actionTemplate("click[back to search]"));
+    expect(actionTemplate("search[red shoes]")).toBe("search[*]");
+  });
+});
