@@ -1,8 +1,8 @@
 import type { RealDomain } from "../envs/domain";
 import type { ReplayBuffer } from "../replay/buffer";
-import type { Step } from "../types";
+import type { Step, StepResult } from "../types";
 import { aggregate, type FidelityReport, scoreTransition, type TransitionScore } from "./fidelity";
-import type { ExperienceModel, ExperienceSettings } from "./types";
+import type { ExperienceInput, ExperienceModel, ExperiencePrediction, ExperienceSettings } from "./types";
 
 export interface FidelityOptions {
   transitions: number;
@@ -12,6 +12,12 @@ export interface FidelityOptions {
   epsilon: number;
   seed: number;
   onProgress?: (done: number, total: number) => void;
+  /** Sees every prediction with its inputs and the real outcome (e.g. to have an LLM judge score a sample). */
+  onPrediction?: (
+    input: ExperienceInput,
+    prediction: ExperiencePrediction,
+    real: StepResult,
+  ) => Promise<void> | void;
   signal?: AbortSignal;
 }
 
@@ -55,7 +61,9 @@ export async function measureFidelity(
             )
           : [];
       const shownHistory = settings.historyWindow > 0 ? history.slice(-settings.historyWindow) : [];
-      const predicted = await model.predict({ task, history: shownHistory, state, action, demonstrations });
+      const input: ExperienceInput = { task, history: shownHistory, state, action, demonstrations };
+      const predicted = await model.predict(input, options.signal ? { signal: options.signal } : {});
+      await options.onPrediction?.(input, predicted, real);
       scores.push(
         scoreTransition(
           { ...predicted, valid: predicted.error === undefined && predicted.valid },

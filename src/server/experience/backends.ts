@@ -1,0 +1,58 @@
+import { EmbeddedExperienceModel } from "@/core/experience/embedded/embeddedModel";
+import { EmbeddedTeacher } from "@/core/experience/embedded/embeddedTeacher";
+import { OpenAIJudge } from "@/core/experience/openaiJudge";
+import { OpenAIExperienceModel } from "@/core/experience/openaiModel";
+import { OpenAITeacher } from "@/core/experience/openaiTeacher";
+import type { ExperienceModel, ExperienceSettings, Judge, Teacher } from "@/core/experience/types";
+import { createLlmClient, type LlmClient } from "@/core/llm";
+import type { Config } from "@/env";
+
+type Backend = "embedded" | "openai";
+
+/**
+ * One client per endpoint for a whole run: the experience model, teacher and judge share its concurrency limit
+ * and token counters (withModel switches the model only).
+ */
+export function createLlm(config: Config, model: string): LlmClient {
+  if (!config.openai.baseURL && !config.openai.apiKey) {
+    throw new Error(
+      "an openai backend is configured but neither openai.baseURL (OPENAI_BASE_URL) nor openai.apiKey (OPENAI_API_KEY) is set",
+    );
+  }
+  return createLlmClient({
+    ...(config.openai.baseURL ? { baseURL: config.openai.baseURL } : {}),
+    ...(config.openai.apiKey ? { apiKey: config.openai.apiKey } : {}),
+    model,
+    timeoutMs: config.openai.timeoutMs,
+    maxRetries: config.openai.maxRetries,
+    concurrency: config.openai.concurrency,
+  });
+}
+
+export function createExperienceModel(
+  config: Config,
+  settings: ExperienceSettings,
+  backend: Backend = config.backends.experience,
+  llm?: LlmClient,
+): ExperienceModel {
+  if (backend === "embedded") return new EmbeddedExperienceModel(settings);
+  const model = config.openai.models.experience;
+  return new OpenAIExperienceModel(llm ? llm.withModel(model) : createLlm(config, model), settings);
+}
+
+export function createTeacher(
+  config: Config,
+  settings: ExperienceSettings,
+  backend: Backend = config.backends.teacher,
+  llm?: LlmClient,
+): Teacher {
+  if (backend === "embedded") return new EmbeddedTeacher();
+  const model = config.openai.models.teacher;
+  return new OpenAITeacher(llm ? llm.withModel(model) : createLlm(config, model), settings);
+}
+
+/** The judge is an LLM by nature: there is no embedded judge. */
+export function createJudge(config: Config, settings: ExperienceSettings, llm?: LlmClient): Judge {
+  const model = config.openai.models.judge;
+  return new OpenAIJudge(llm ? llm.withModel(model) : createLlm(config, model), settings);
+}

@@ -1,0 +1,94 @@
+import { buildExperiencePrompt, EXPERIENCE_PROMPT_VERSION } from "@/core/experience/prompt";
+import type { ExperienceSettings } from "@/core/experience/types";
+import type { ReplayBuffer } from "@/core/replay/buffer";
+import type { Db } from "../db";
+import { stepInput, TRAJECTORY_WITH_STEPS } from "./stepContext";
+
+export interface SftExportOptions {
+  domain?: string;
+  /** Which reviews to include; rejected traces are never exported. */
+  statuses: ("pending" | "accepted" | "edited")[];
+  teacher?: string;
+  settings: ExperienceSettings;
+}
+
+export interface SftRecord {
+  messages: { role: "system" | "user" | "assistant"; content: string }[];
+  metadata: {
+    stepId: string;
+    trajectoryId: string;
+    domain: string;
+    teacher: string;
+    status: string;
+    corrected: boolean;
+    promptVersion: string;
+  };
+}
+
+/**
+ * The experience model's SFT dataset in chat format: the prompt it would be given, and as the target its
+ * reasoning then the real next state and outcome (the paper's joint objective). An annotator's correction
+ * replaces the teacher's text wherever one exists.
+ */
+export async function* sftRecords(
+  db: Db,
+  buffer: ReplayBuffer | undefined,
+  options: SftExportOptions,
+): AsyncGenerator<SftRecord> {
+  const annotationWhere = {
+    status: { in: options.statuses },
+    ...(options.teacher ? { teacher: options.teacher } : {}),
+  };
+  let cursor: string | undefined;
+  for (;;) {
+    const batch = await db.trajectory.findMany({
+      where: {
+        ...(options.domain ? { domain: options.domain } : {}),
+        source: { in: ["offline", "real"] },
+        steps: { some: { annotations: { some: annotationWhere } } },
+      },
+      orderBy: { id: "asc" },
+      take: 50,
+      ...(cursor ? { cursor: { id: cursor }, skip: 1 } : {}),
+      ...TRAJECTORY_WITH_STEPS,
+    });
+    if (batch.length === 0) return;
+    cursor = batch[batch.length - 1]!.id;
+    const annotations = await db.annotation.findMany({
+      where: { ...annotationWhere, step: { trajectoryId: { in: batch.map((t) => t.id) } } },
+      orderBy: [{ stepId: "asc" }, { updatedAt: "desc" }],
+    });
+    const byStep = new Map<string, (typeof annotations)[number]>();
+    for (const a of annotations) if (!byStep.has(a.stepId)) byStep.set(a.stepId, a);
+    for (const trajectory of batch) {
+      for (const [position, step] of trajectory.steps.entries()) {
+        const annotation = byStep.get(step.id);
+        if (!annotation) continue;
+        const input = await stepInput(trajectory, position, buffer, options.settings);
+        const target = {
+          reasoning: annotation.correction ?? annotation.teacherText,
+          next_state: step.nextState,
+          reward: step.reward,
+          done: step.done,
+          success: step.success,
+          valid: step.valid,
+        };
+        yield {
+          messages: [
+            ...buildExperiencePrompt(input, options.settings),
+            { role: "assistant", content: JSON.stringify(target) },
+          ],
+          metadata: {
+            stepId: step.id,
+            trajectoryId: trajectory.id,
+            domain: trajectory.domain,
+            teacher: annotation.teacher,
+            status: annotation.status,
+            corrected: annotation.correction !== null,
+            promptVersion: EXPERIENCE_PROMPT_VERSION,
+          },
+        };
+      }
+    }
+  }
+}

@@ -1,0 +1,113 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { EmbeddedTeacher } from "@/core/experience/embedded/embeddedTeacher";
+import { EXPERIENCE_PROMPT_VERSION } from "@/core/experience/prompt";
+import { ExperienceReply } from "@/core/experience/reply";
+import { DEFAULT_EXPERIENCE_SETTINGS, type Teacher } from "@/core/experience/types";
+import { createTestDb, type TestDb } from "../../../tests/helpers/testDb";
+import { collectOffline } from "../collect/collectOffline";
+import { sftRecords } from "./exportSft";
+import { writeTeacherTraces } from "./teacherTraces";
+
+let t: TestDb;
+beforeEach(async () => {
+  t = await createTestDb();
+  await collectOffline(t.db, {
+    domain: "household",
+    policy: "noisy",
+    episodes: 4,
+    split: "train",
+    epsilon: 0.3,
+    seed: 1,
+    offset: 0,
+  });
+});
+afterEach(async () => {
+  await t.cleanup();
+});
+
+const settings = { ...DEFAULT_EXPERIENCE_SETTINGS, k: 0 };
+
+async function collect<T>(it: AsyncIterable<T>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const x of it) out.push(x);
+  return out;
+}
+
+describe("teacher traces", () => {
+  it("writes one pending trace per offline step, and nothing twice", async () => {
+    const steps = await t.db.step.count();
+    const first = await writeTeacherTraces(t.db, undefined, new EmbeddedTeacher(), {
+      limit: 10_000,
+      settings,
+    });
+    expect(first.written).toBe(steps);
+    expect(
+      await t.db.annotation.count({ where: { status: "pending", teacher: "embedded-teacher-v1" } }),
+    ).toBe(steps);
+    const again = await writeTeacherTraces(t.db, undefined, new EmbeddedTeacher(), {
+      limit: 10_000,
+      settings,
+    });
+    expect(again.written).toBe(0);
+    const invalid = await t.db.step.findFirst({ where: { valid: false }, include: { annotations: true } });
+    if (invalid) expect(invalid.annotations[0]?.teacherText).toMatch(/cannot be carried out/);
+  });
+
+  it("respects the limit and stores no trace for a reply that failed", async () => {
+    let calls = 0;
+    const flaky: Teacher = {
+      name: "flaky",
+      async explain() {
+        calls++;
+        if (calls % 2 === 0) throw new Error("reply failed validation twice");
+        return { reasoning: "because", model: "flaky", latencyMs: 1 };
+      },
+    };
+    const summary = await writeTeacherTraces(t.db, undefined, flaky, { limit: 5, settings });
+    expect(summary.written).toBe(5);
+    expect(summary.failed).toBeGreaterThan(0);
+    expect(summary.failures[0]).toMatch(/reply failed validation twice/);
+    expect(await t.db.annotation.count({ where: { teacher: "flaky" } })).toBe(5);
+    expect(await t.db.annotation.count({ where: { teacher: "flaky", teacherText: "" } })).toBe(0);
+  });
+});
+
+describe("SFT export", () => {
+  it("writes chat-format records whose target is reasoning then the real outcome, corrections winning", async () => {
+    await writeTeacherTraces(t.db, undefined, new EmbeddedTeacher(), { limit: 10_000, settings });
+    const [a, b, c] = await t.db.annotation.findMany({ orderBy: { id: "asc" }, take: 3 });
+    await t.db.annotation.update({
+      where: { id: a!.id },
+      data: { status: "edited", correction: "A better explanation." },
+    });
+    await t.db.annotation.update({ where: { id: b!.id }, data: { status: "rejected" } });
+    await t.db.annotation.update({ where: { id: c!.id }, data: { status: "accepted" } });
+
+    const all = await collect(
+      sftRecords(t.db, undefined, { statuses: ["pending", "accepted", "edited"], settings }),
+    );
+    expect(all).toHaveLength((await t.db.annotation.count()) - 1); // the rejected one is left out
+    const corrected = all.find((r) => r.metadata.stepId === a!.stepId)!;
+    const target = ExperienceReply.parse(JSON.parse(corrected.messages.at(-1)!.content));
+    expect(target.reasoning).toBe("A better explanation.");
+    const step = await t.db.step.findUniqueOrThrow({ where: { id: a!.stepId } });
+    expect(target).toMatchObject({
+      next_state: step.nextState,
+      reward: step.reward,
+      done: step.done,
+      valid: step.valid,
+    });
+    expect(corrected.messages.map((m) => m.role)).toEqual(["system", "user", "assistant"]);
+    expect(corrected.messages[1]!.content).toContain(`## Action\n${step.action}`);
+    expect(corrected.metadata).toMatchObject({
+      corrected: true,
+      status: "edited",
+      promptVersion: EXPERIENCE_PROMPT_VERSION,
+    });
+
+    const reviewed = await collect(
+      sftRecords(t.db, undefined, { statuses: ["accepted", "edited"], settings }),
+    );
+    expect(reviewed.map((r) => r.metadata.stepId).sort()).toEqual([a!.stepId, c!.stepId].sort());
+  });
+});
