@@ -1,6 +1,21 @@
+import { DEFAULT_EXPERIENCE_SETTINGS } from "@/core/experience/types";
+import { config } from "@/env";
 import { collectOffline } from "@/server/collect/collectOffline";
-import type { JobHandlers } from "@/server/queue/worker";
+import { createTeacher } from "@/server/experience/backends";
+import { writeTeacherTraces } from "@/server/experience/teacherTraces";
+import type { JobContext, JobHandlers } from "@/server/queue/worker";
+import { indexPending, rebuildIndex } from "@/server/replay/indexing";
+import { withReplayStore } from "@/server/replay/replayStore";
 import { importTrajectoriesFile } from "@/server/trajectories/importTrajectories";
+
+/** New steps go into the replay buffer as part of the job that wrote them, so retrieval sees them at once. */
+async function indexNewSteps(ctx: JobContext, from: number, to: number) {
+  return indexPending(ctx.db, {
+    signal: ctx.signal,
+    onProgress: (done, total) =>
+      ctx.progress(from + (to - from) * (done / Math.max(1, total)), `indexing ${done}/${total} steps`),
+  });
+}
 
 /** What the worker knows how to run, by job type. Each handler reports progress and honours cancellation. */
 export function createHandlers(): JobHandlers {
@@ -8,14 +23,45 @@ export function createHandlers(): JobHandlers {
     async import(payload, ctx) {
       ctx.progress(0, `importing ${payload.name}`);
       const summary = await importTrajectoriesFile(ctx.db, payload.path, payload.name);
+      const index = await indexNewSteps(ctx, 0.5, 1);
       ctx.progress(1, `imported ${summary.imported} trajectories (${summary.duplicates} already there)`);
-      return summary;
+      return { ...summary, indexed: index.indexed };
     },
     async collect(payload, ctx) {
-      return collectOffline(ctx.db, payload, {
+      const summary = await collectOffline(ctx.db, payload, {
         signal: ctx.signal,
-        onProgress: (done, total) => ctx.progress(done / total, `${done}/${total} episodes`),
+        onProgress: (done, total) => ctx.progress((0.8 * done) / total, `${done}/${total} episodes`),
       });
+      const index = await indexNewSteps(ctx, 0.8, 1);
+      ctx.progress(1, `${summary.episodes} episodes, success ${(summary.successRate * 100).toFixed(1)}%`);
+      return { ...summary, indexed: index.indexed };
+    },
+    async index(payload, ctx) {
+      const hooks = {
+        signal: ctx.signal,
+        onProgress: (done: number, total: number) =>
+          ctx.progress(done / Math.max(1, total), `${done}/${total} steps`),
+      };
+      const result = payload.rebuild ? await rebuildIndex(ctx.db, hooks) : await indexPending(ctx.db, hooks);
+      return { indexed: result.indexed, total: result.total };
+    },
+    async teacher(payload, ctx) {
+      await indexNewSteps(ctx, 0, 0.05);
+      const settings = { ...DEFAULT_EXPERIENCE_SETTINGS, k: payload.k, sources: ["offline" as const] };
+      const teacher = createTeacher(config(), settings, payload.backend);
+      return withReplayStore(ctx.db, (store) =>
+        writeTeacherTraces(
+          ctx.db,
+          store,
+          teacher,
+          { limit: payload.limit, settings, ...(payload.domain ? { domain: payload.domain } : {}) },
+          {
+            signal: ctx.signal,
+            onProgress: (done, total) =>
+              ctx.progress(0.05 + (0.95 * done) / total, `${done}/${total} traces`),
+          },
+        ),
+      );
     },
   };
 }

@@ -2,6 +2,7 @@ import os from "node:os";
 import { config } from "@/env";
 import { getDb } from "@/server/db";
 import { runWorkerLoop } from "@/server/queue/worker";
+import { indexPending } from "@/server/replay/indexing";
 import { createHandlers } from "./handlers";
 
 /**
@@ -21,6 +22,14 @@ async function main() {
     });
   }
   const handlers = createHandlers();
+  // Steps written while no worker ran (a crash between the Prisma write and the LanceDB write, a CLI import)
+  // go into the replay buffer before any job runs.
+  try {
+    const index = await indexPending(db, { signal: stop.signal });
+    if (index.indexed > 0) log(`worker: indexed ${index.indexed} pending steps into the replay buffer`);
+  } catch (error) {
+    log(`worker: could not bring the replay buffer up to date: ${(error as Error).message}`);
+  }
   const base = `${os.hostname()}:${process.pid}`;
   log(`worker: ${settings.worker.loops} loop(s), handling ${Object.keys(handlers).join(", ")}`);
   await Promise.all(

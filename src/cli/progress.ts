@@ -15,6 +15,7 @@ export function progressBar(label: string, total: number) {
   bar.start(total, 0);
   return {
     update: (value: number) => bar.update(value),
+    setTotal: (total: number) => bar.setTotal(total),
     stop: () => bar.stop(),
   };
 }

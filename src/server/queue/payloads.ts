@@ -22,9 +22,22 @@ export const CollectPayload = z.object({
   offset: z.number().int().min(0).default(0),
 });
 
+/** Index the steps LanceDB does not have yet; with rebuild, drop the table and index everything (reindex). */
+export const IndexPayload = z.object({ rebuild: z.boolean().default(false) });
+
+/** Have a teacher write reasoning traces for offline steps, queued for annotators' review. */
+export const TeacherPayload = z.object({
+  domain: z.string().min(1).optional(),
+  limit: z.number().int().min(1).max(1_000_000).default(500),
+  backend: z.enum(["embedded", "openai"]).optional(),
+  k: z.number().int().min(0).max(50).default(4),
+});
+
 export const JobPayloads = {
   import: ImportPayload,
   collect: CollectPayload,
+  index: IndexPayload,
+  teacher: TeacherPayload,
 } as const;
 
 export type JobType = keyof typeof JobPayloads;

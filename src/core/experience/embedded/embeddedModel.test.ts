@@ -160,4 +160,28 @@ describe("embedded experience model", () => {
     });
     expect(wrong).toMatchObject({ done: true, reward: 0, success: false });
   });
+
+  it("uses the agent's own history: the same action earlier in the episode shows the same place again", async () => {
+    const earlier = {
+      state: { text: "You arrive at sofa 1." },
+      action: "go to desk 1",
+      next: { text: "You arrive at desk 1. On the desk 1, you see a mug 3." },
+      reward: 0,
+      done: false,
+      success: false,
+      valid: true,
+    };
+    const input = {
+      task,
+      history: [earlier],
+      state: { text: "You arrive at bed 1." },
+      action: "go to desk 1",
+      demonstrations: [goTo],
+    };
+    const withHistory = await model.predict(input);
+    expect(withHistory.next.text).toBe("You arrive at desk 1. On the desk 1, you see a mug 3.");
+    expect(withHistory.reasoning).toMatch(/1 step ago in this episode/);
+    const without = await model.predict({ ...input, history: [] });
+    expect(without.next.text).not.toContain("mug 3");
+  });
 });

@@ -19,6 +19,8 @@ const WEIGHTS = {
   retrieval: 0.5,
   /** The same task: in the household, the same room. */
   sameTask: 0.3,
+  /** The same action earlier in this very episode: the same world, so the best evidence short of an exact match. */
+  revisit: 4,
 } as const;
 
 /** Candidates considered by deliberation (reasoning on); without reasoning the model takes the top one. */
@@ -29,6 +31,8 @@ const EVIDENCE_BANDWIDTH = 0.15;
 interface Candidate {
   demo: Demonstration;
   index: number;
+  /** The step of this episode it comes from, when it is the agent's own history rather than a retrieved one. */
+  historyStep?: number;
   analogy: Analogy;
   sameTemplate: boolean;
   exact: boolean;
@@ -95,8 +99,29 @@ export class EmbeddedExperienceModel implements ExperienceModel {
     }
 
     const template = actionTemplate(input.action);
-    const candidates = input.demonstrations
-      .map((demo, index): Candidate => {
+    const wanted = normaliseAction(input.action);
+    // The agent's own earlier steps with the same action are evidence too (history is what makes that possible).
+    const revisits = input.history.flatMap((step, i): { demo: Demonstration; historyStep: number }[] =>
+      normaliseAction(step.action) === wanted && step.valid
+        ? [
+            {
+              demo: {
+                ...step,
+                id: `history-${i}`,
+                domain: input.task.domain,
+                instruction: input.task.instruction,
+                source: "synthetic",
+                taskId: input.task.id,
+                score: 1,
+              },
+              historyStep: input.history.length - i,
+            },
+          ]
+        : [],
+    );
+    const evidence = [...input.demonstrations.map((demo) => ({ demo, historyStep: undefined })), ...revisits];
+    const candidates = evidence
+      .map(({ demo, historyStep }, index): Candidate => {
         const a = analogy(
           { state: demo.state.text, action: demo.action },
           { state: input.state.text, action: input.action },
@@ -110,8 +135,18 @@ export class EmbeddedExperienceModel implements ExperienceModel {
           (sameTemplate ? WEIGHTS.sameTemplate : 0) +
           WEIGHTS.overlap * a.overlap +
           WEIGHTS.retrieval * Math.max(0, demo.score) +
-          (demo.taskId !== undefined && demo.taskId === input.task.id ? WEIGHTS.sameTask : 0);
-        return { demo, index, analogy: a, exact, sameTemplate, score, next: demo.next };
+          (demo.taskId !== undefined && demo.taskId === input.task.id ? WEIGHTS.sameTask : 0) +
+          (historyStep !== undefined ? WEIGHTS.revisit : 0);
+        return {
+          demo,
+          index,
+          ...(historyStep !== undefined ? { historyStep } : {}),
+          analogy: a,
+          exact,
+          sameTemplate,
+          score,
+          next: demo.next,
+        };
       })
       .sort((x, y) => y.score - x.score || x.index - y.index);
 
@@ -144,9 +179,11 @@ export class EmbeddedExperienceModel implements ExperienceModel {
     const outcome = estimateOutcome(input, candidates, chosen);
     const lines = [
       `The action "${input.action}" ${admissible ? "is among the admissible actions" : "was not checked against a list of admissible actions"}.`,
-      chosen.exact
-        ? `Demonstration ${chosen.index + 1} (similarity ${chosen.demo.score.toFixed(2)}, ${chosen.demo.source}) took this very action in this very state, and the environment is deterministic, so its next state carries over unchanged.`
-        : `Demonstration ${chosen.index + 1} (similarity ${chosen.demo.score.toFixed(2)}, ${chosen.demo.source}) ${chosen.sameTemplate ? "took the same kind of action" : "is the closest evidence, though its action differs"} ("${chosen.demo.action}") in a similar state.${describeMapping(chosen.analogy)}`,
+      chosen.historyStep !== undefined
+        ? `${chosen.historyStep} step${chosen.historyStep === 1 ? "" : "s"} ago in this episode the same action led to ${quote(chosen.demo.next.text, 100)}; the world has not been reset since, so the same place shows the same thing.`
+        : chosen.exact
+          ? `Demonstration ${chosen.index + 1} (similarity ${chosen.demo.score.toFixed(2)}, ${chosen.demo.source}) took this very action in this very state, and the environment is deterministic, so its next state carries over unchanged.`
+          : `Demonstration ${chosen.index + 1} (similarity ${chosen.demo.score.toFixed(2)}, ${chosen.demo.source}) ${chosen.sameTemplate ? "took the same kind of action" : "is the closest evidence, though its action differs"} ("${chosen.demo.action}") in a similar state.${describeMapping(chosen.analogy)}`,
       `So the next state is ${quote(chosen.next.text)}.`,
       best.considered > 1
         ? `${best.agreeing} of the ${best.considered} best analogues agree on this outcome.`

@@ -1,0 +1,87 @@
+import type { Command } from "commander";
+import { collectOffline } from "@/server/collect/collectOffline";
+import { seedDemoIfEmpty } from "@/server/demo/seedDemo";
+import { indexPending, rebuildIndex } from "@/server/replay/indexing";
+import { importTrajectoriesFile } from "@/server/trajectories/importTrajectories";
+import { choice, DOMAINS, database, nonNegativeInt, positiveInt, printJson, probability } from "../args";
+import { progressBar } from "../progress";
+
+const POLICIES = ["expert", "random", "noisy"] as const;
+const SPLITS = ["train", "test"] as const;
+
+function addRolloutOptions(command: Command) {
+  return command
+    .requiredOption("--domain <domain>", `one of ${DOMAINS.join(", ")}`, choice(DOMAINS))
+    .requiredOption("--policy <policy>", `one of ${POLICIES.join(", ")}`, choice(POLICIES))
+    .requiredOption("--episodes <n>", "number of episodes", positiveInt)
+    .option("--epsilon <p>", "probability of a random action for the noisy policy", probability, 0.3)
+    .option("--seed <n>", "seed of the random and noisy policies", nonNegativeInt, 0)
+    .option("--offset <n>", "first task index", nonNegativeInt, 0);
+}
+
+async function indexWithProgress(db: Awaited<ReturnType<typeof database>>, rebuild: boolean) {
+  const bar = progressBar(rebuild ? "reindex" : "index", 1);
+  const result = await (rebuild ? rebuildIndex : indexPending)(db, {
+    onProgress: (done, total) => {
+      bar.setTotal(total);
+      bar.update(done);
+    },
+  });
+  bar.stop();
+  return result;
+}
+
+export function registerDataCommands(program: Command) {
+  program
+    .command("import")
+    .description("import trajectories from a JSONL file (all or nothing; re-importing adds nothing twice)")
+    .argument("<file>", "JSONL file, one trajectory per line")
+    .action(async (file: string) => {
+      const db = await database();
+      const summary = await importTrajectoriesFile(db, file);
+      const index = await indexWithProgress(db, false);
+      printJson({ ...summary, indexed: index.indexed });
+    });
+
+  addRolloutOptions(program.command("collect"))
+    .description("collect offline trajectories in a real environment, save them and index them")
+    .option("--split <split>", "train or test", choice(SPLITS), "train")
+    .action(async (options) => {
+      const db = await database();
+      const bar = progressBar(`collect ${options.domain}/${options.policy}`, options.episodes);
+      const summary = await collectOffline(db, options, { onProgress: (done) => bar.update(done) });
+      bar.stop();
+      const index = await indexWithProgress(db, false);
+      printJson({ ...summary, indexed: index.indexed });
+    });
+
+  addRolloutOptions(program.command("evaluate"))
+    .description("evaluate a reference policy in a real environment (nothing is saved)")
+    .option("--split <split>", "train or test", choice(SPLITS), "test")
+    .action(async (options) => {
+      const bar = progressBar(`evaluate ${options.domain}/${options.policy}`, options.episodes);
+      const summary = await collectOffline(null, options, { onProgress: (done) => bar.update(done) });
+      bar.stop();
+      printJson(summary);
+    });
+
+  program
+    .command("index")
+    .description("write steps that the replay buffer does not have yet into LanceDB")
+    .action(async () => printJson(await indexWithProgress(await database(), false)));
+
+  program
+    .command("reindex")
+    .description("rebuild the replay buffer from the database (needed after changing the embedder)")
+    .action(async () => printJson(await indexWithProgress(await database(), true)));
+
+  program
+    .command("seed")
+    .description("seed the demo data when the database is empty")
+    .action(async () => {
+      const db = await database();
+      const seeded = await seedDemoIfEmpty(db, (line) => process.stderr.write(`${line}\n`));
+      const index = await indexWithProgress(db, false);
+      printJson({ seeded, indexed: index.indexed });
+    });
+}

@@ -1,0 +1,201 @@
+import fs from "node:fs";
+import type { Command } from "commander";
+import { getRealDomain } from "@/core/envs/registry";
+import { measureFidelity } from "@/core/experience/fidelityRun";
+import type { ExperienceSettings, JudgeScores } from "@/core/experience/types";
+import { config } from "@/env";
+import { createExperienceModel, createJudge, createLlm, createTeacher } from "@/server/experience/backends";
+import { sftRecords } from "@/server/experience/exportSft";
+import { writeTeacherTraces } from "@/server/experience/teacherTraces";
+import { indexPending } from "@/server/replay/indexing";
+import { withReplayStore } from "@/server/replay/replayStore";
+import {
+  BACKENDS,
+  choice,
+  DOMAINS,
+  database,
+  nonNegativeInt,
+  positiveInt,
+  printJson,
+  probability,
+} from "../args";
+import { progressBar } from "../progress";
+
+function settingsFrom(options: {
+  k: number;
+  history: number;
+  reasoning: boolean;
+  offlineOnly: boolean;
+}): ExperienceSettings {
+  return {
+    k: options.k,
+    historyWindow: options.history,
+    reasoning: options.reasoning,
+    ...(options.offlineOnly ? { sources: ["offline"] } : {}),
+  };
+}
+
+export function registerExperienceCommands(program: Command) {
+  program
+    .command("fidelity")
+    .description(
+      "replay held-out real transitions through the experience model and compare with the real environment",
+    )
+    .requiredOption("--domain <domain>", `one of ${DOMAINS.join(", ")}`, choice(DOMAINS))
+    .option("--backend <backend>", `experience model backend: ${BACKENDS.join(", ")}`, choice(BACKENDS))
+    .option("--transitions <n>", "number of held-out real transitions", positiveInt, 500)
+    .option("--k <n>", "demonstrations retrieved per step (0: no replay)", nonNegativeInt, 8)
+    .option("--history <n>", "steps of history in the prompt (0: no history)", nonNegativeInt, 4)
+    .option("--no-reasoning", "ablate the reasoning trace")
+    .option("--all-sources", "retrieve synthetic transitions too (default: offline only)")
+    .option("--epsilon <p>", "noise of the behaviour policy producing the real transitions", probability, 0.3)
+    .option("--seed <n>", "seed of the behaviour policy", nonNegativeInt, 0)
+    .option(
+      "--judge <n>",
+      "also have the LLM judge score this many transitions (openai backend)",
+      nonNegativeInt,
+      0,
+    )
+    .action(async (options) => {
+      const started = performance.now();
+      const db = await database();
+      await indexPending(db);
+      const domain = getRealDomain(options.domain);
+      const offline = await db.trajectory.count({ where: { domain: options.domain, source: "offline" } });
+      if (offline === 0 && options.k > 0) {
+        throw new Error(
+          `no offline transitions for domain "${options.domain}" in the replay buffer: run \`npm run cli -- collect --domain ${options.domain} …\` or \`npm run cli -- seed\` first`,
+        );
+      }
+      const settings = settingsFrom({ ...options, offlineOnly: !options.allSources });
+      const backend = options.backend ?? config().backends.experience;
+      const llm =
+        backend === "openai" || options.judge > 0
+          ? createLlm(config(), config().openai.models.experience)
+          : undefined;
+      const model = createExperienceModel(config(), settings, backend, llm);
+      const judge = options.judge > 0 ? createJudge(config(), settings, llm) : undefined;
+      const judged: JudgeScores[] = [];
+      const bar = progressBar(`fidelity ${options.domain}/${model.name}`, options.transitions);
+      const { report } = await withReplayStore(db, (store) =>
+        measureFidelity(domain, model, store, settings, {
+          transitions: options.transitions,
+          split: "test",
+          epsilon: options.epsilon,
+          seed: options.seed,
+          onProgress: (done) => bar.update(done),
+          onPrediction: async (input, prediction) => {
+            if (judge && judged.length < options.judge) judged.push(await judge.score(input, prediction));
+          },
+        }),
+      );
+      bar.stop();
+      const mean = (f: (s: JudgeScores) => number) =>
+        judged.length ? judged.reduce((a, s) => a + f(s), 0) / judged.length : undefined;
+      printJson({
+        domain: options.domain,
+        backend,
+        model: model.name,
+        settings,
+        ...report,
+        ...(judge
+          ? {
+              judge: {
+                transitions: judged.length,
+                causal: mean((s) => s.causal),
+                diversity: mean((s) => s.diversity),
+                informativeness: mean((s) => s.informativeness),
+                hallucination: mean((s) => s.hallucination),
+              },
+            }
+          : {}),
+        stepsPerSecond: Number((report.transitions / ((performance.now() - started) / 1000)).toFixed(1)),
+        seconds: Number(((performance.now() - started) / 1000).toFixed(2)),
+        ...(llm ? { usage: llm.usage() } : {}),
+      });
+    });
+
+  program
+    .command("teacher")
+    .description("have the teacher write reasoning traces for offline steps (queued for annotators' review)")
+    .option("--domain <domain>", "only this domain")
+    .option("--limit <n>", "traces to write", positiveInt, 500)
+    .option("--backend <backend>", `teacher backend: ${BACKENDS.join(", ")}`, choice(BACKENDS))
+    .option("--k <n>", "demonstrations shown to the teacher", nonNegativeInt, 4)
+    .action(async (options) => {
+      const db = await database();
+      await indexPending(db);
+      const settings: ExperienceSettings = {
+        k: options.k,
+        historyWindow: 4,
+        reasoning: true,
+        sources: ["offline"],
+      };
+      const teacher = createTeacher(config(), settings, options.backend);
+      const bar = progressBar(`teacher ${teacher.name}`, options.limit);
+      const summary = await withReplayStore(db, (store) =>
+        writeTeacherTraces(
+          db,
+          store,
+          teacher,
+          { limit: options.limit, settings, ...(options.domain ? { domain: options.domain } : {}) },
+          {
+            onProgress: (done) => bar.update(done),
+          },
+        ),
+      );
+      bar.stop();
+      printJson(summary);
+    });
+
+  program
+    .command("export-sft")
+    .description("write the experience model's SFT dataset (chat JSONL: prompt -> reasoning then next state)")
+    .requiredOption("--out <file>", "output JSONL file")
+    .option("--domain <domain>", "only this domain")
+    .option("--reviewed-only", "only traces an annotator accepted or edited (default: all but rejected)")
+    .option("--teacher <name>", "only traces of this teacher")
+    .option("--k <n>", "demonstrations in each prompt", nonNegativeInt, 4)
+    .option("--history <n>", "steps of history in each prompt", nonNegativeInt, 4)
+    .action(async (options) => {
+      const db = await database();
+      await indexPending(db);
+      const settings: ExperienceSettings = {
+        k: options.k,
+        historyWindow: options.history,
+        reasoning: true,
+        sources: ["offline"],
+      };
+      const statuses: ("pending" | "accepted" | "edited")[] = options.reviewedOnly
+        ? ["accepted", "edited"]
+        : ["pending", "accepted", "edited"];
+      const tmp = `${options.out}.tmp-${process.pid}`;
+      const out = fs.createWriteStream(tmp, "utf8");
+      let records = 0;
+      let corrected = 0;
+      try {
+        await withReplayStore(db, async (store) => {
+          for await (const record of sftRecords(db, store, {
+            statuses,
+            settings,
+            ...(options.domain ? { domain: options.domain } : {}),
+            ...(options.teacher ? { teacher: options.teacher } : {}),
+          })) {
+            if (!out.write(`${JSON.stringify(record)}\n`))
+              await new Promise<void>((r) => out.once("drain", () => r()));
+            records++;
+            if (record.metadata.corrected) corrected++;
+          }
+        });
+        await new Promise<void>((resolve, reject) =>
+          out.end((error?: Error | null) => (error ? reject(error) : resolve())),
+        );
+        fs.renameSync(tmp, options.out); // a failed export leaves no half-written file behind
+      } catch (error) {
+        out.destroy();
+        fs.rmSync(tmp, { force: true });
+        throw error;
+      }
+      printJson({ out: options.out, records, corrected, statuses });
+    });
+}
