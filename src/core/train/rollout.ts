@@ -7,6 +7,8 @@ export interface Episode {
   success: boolean;
   /** Log-probabilities of the chosen actions under the acting policy, when it reports them (for PPO/GRPO ratios). */
   logprobs: (number | undefined)[];
+  /** What the environment said besides the outcome, per step (a synthetic step's model, latency, neighbours). */
+  infos: (Record<string, unknown> | undefined)[];
 }
 
 /**
@@ -22,6 +24,7 @@ export async function rollout(
   let observation = await env.reset(task);
   const steps: Step[] = [];
   const logprobs: (number | undefined)[] = [];
+  const infos: (Record<string, unknown> | undefined)[] = [];
   let totalReward = 0;
   let success = false;
   for (let t = 0; t < maxSteps; t++) {
@@ -39,10 +42,11 @@ export async function rollout(
       valid: result.valid,
     });
     logprobs.push(decision.logprob);
+    infos.push(result.info);
     totalReward += result.reward;
     success = result.success;
     observation = result.observation;
     if (result.done) break;
   }
-  return { task, steps, totalReward, success, logprobs };
+  return { task, steps, totalReward, success, logprobs, infos };
 }

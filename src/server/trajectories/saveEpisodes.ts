@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Episode } from "@/core/train/rollout";
-import type { TrajectorySource } from "@/core/types";
+import type { StepResult, TrajectorySource } from "@/core/types";
 import type { Db } from "../db";
 import { insertSteps, type StepRow } from "./insertSteps";
 
@@ -37,11 +37,47 @@ async function ensureTasks(db: Db, episodes: Episode[]): Promise<void> {
   });
 }
 
+const str = (v: unknown) => (typeof v === "string" ? v : null);
+const num = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? v : null);
+
+/** What a synthetic step's info says about how it was made (SyntheticStepInfo), as Step columns. */
+function auditFields(info: Record<string, unknown> | undefined): Partial<StepRow> {
+  if (!info) return {};
+  const ids = Array.isArray(info.demonstrationIds)
+    ? info.demonstrationIds.filter((x): x is string => typeof x === "string")
+    : null;
+  return {
+    model: str(info.model),
+    latencyMs: num(info.latencyMs),
+    promptTokens: num(info.promptTokens),
+    completionTokens: num(info.completionTokens),
+    raw: str(info.raw),
+    parseError: str(info.modelError),
+    neighbourIds: ids,
+  };
+}
+
+function realFields(answer: StepResult | undefined): Partial<StepRow> {
+  if (!answer) return {};
+  return {
+    realNextState: answer.observation.text,
+    realReward: answer.reward,
+    realDone: answer.done,
+    realValid: answer.valid,
+  };
+}
+
 /**
  * Writes a batch of episodes in one transaction: a batch is either all there or not at all. Two bulk inserts
  * (trajectories, then steps) instead of nested creates: collection writes tens of thousands of steps.
  */
-export async function saveEpisodes(db: Db, episodes: Episode[], meta: EpisodeMeta): Promise<string[]> {
+export async function saveEpisodes(
+  db: Db,
+  episodes: Episode[],
+  meta: EpisodeMeta,
+  /** Per episode, per step: the real environment's answer to the same actions (synthetic episodes). */
+  real?: (StepResult | undefined)[][],
+): Promise<string[]> {
   if (episodes.length === 0) return [];
   await ensureTasks(db, episodes);
   const ids = episodes.map(() => randomUUID());
@@ -74,6 +110,8 @@ export async function saveEpisodes(db: Db, episodes: Episode[], meta: EpisodeMet
         done: s.done,
         success: s.success,
         valid: s.valid,
+        ...auditFields(episode.infos[index]),
+        ...realFields(real?.[i]?.[index]),
       }),
     ),
   );

@@ -1,0 +1,101 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { household } from "@/core/envs/household";
+import { EmbeddedExperienceModel } from "@/core/experience/embedded/embeddedModel";
+import { realAnswers } from "@/core/experience/realCheck";
+import { SyntheticEnvironment } from "@/core/experience/synthetic";
+import type { ExperienceModel } from "@/core/experience/types";
+import { HashNgramEmbedder } from "@/core/replay/hashEmbedder";
+import { MemoryReplayBuffer } from "@/core/replay/memoryBuffer";
+import { episodeTransitions } from "@/core/train/episodeTransitions";
+import { rollout } from "@/core/train/rollout";
+import type { Task } from "@/core/types";
+import { createTestDb, type TestDb } from "../../../tests/helpers/testDb";
+import { saveEpisodes } from "./saveEpisodes";
+
+let t: TestDb;
+beforeEach(async () => {
+  t = await createTestDb();
+});
+afterEach(async () => {
+  await t.cleanup();
+});
+
+const reset = (task: Task) => household.createEnvironment().reset(task);
+
+describe("saving synthetic episodes", () => {
+  it("stores each prediction beside the real environment's answer, with the model, latency and neighbours", async () => {
+    const buffer = new MemoryReplayBuffer(new HashNgramEmbedder());
+    for (let i = 0; i < 10; i++) {
+      const episode = await rollout(
+        household.createEnvironment(),
+        household.noisy(i, 0.2),
+        household.task("train", i),
+        50,
+      );
+      await buffer.add(episodeTransitions(episode, "offline", `o${i}`));
+    }
+    const settings = { k: 4, historyWindow: 4, reasoning: true };
+    const env = new SyntheticEnvironment(
+      "household",
+      new EmbeddedExperienceModel(settings),
+      buffer,
+      settings,
+      reset,
+      20,
+    );
+    const task = household.task("test", 2); // a room the buffer has never seen: predictions will go wrong somewhere
+    const episode = await rollout(env, household.random(3), task, 20);
+    const real = await realAnswers(
+      household,
+      task,
+      episode.steps.map((s) => s.action),
+    );
+    await saveEpisodes(t.db, [episode], { source: "synthetic", policy: "random" }, [real]);
+
+    const steps = await t.db.step.findMany({ orderBy: { index: "asc" } });
+    expect(steps).toHaveLength(episode.steps.length);
+    for (const [i, step] of steps.entries()) {
+      expect(step.model).toBe("embedded-exp-v1");
+      expect(step.latencyMs).toBeGreaterThanOrEqual(0);
+      expect(step.neighbourIds).toHaveLength(4);
+      expect(step.reasoning).toMatch(/\S/);
+      expect(step.realNextState).toBe(real[i]?.observation.text ?? null);
+    }
+    // The synthetic and the real episode start together; by now some prediction disagrees with reality.
+    expect(steps.some((s) => s.realNextState !== null && s.realNextState !== s.nextState)).toBe(true);
+  });
+
+  it("keeps an unusable reply's raw text and error, and never marks it valid", async () => {
+    const broken: ExperienceModel = {
+      name: "broken",
+      predict: async (input) => ({
+        reasoning: "",
+        next: input.state,
+        reward: 0,
+        done: false,
+        success: false,
+        valid: false,
+        model: "openai:x",
+        latencyMs: 5,
+        raw: '{"reasoning": "trunc',
+        error: "the JSON is truncated",
+      }),
+    };
+    const env = new SyntheticEnvironment(
+      "household",
+      broken,
+      undefined,
+      { k: 0, historyWindow: 0, reasoning: true },
+      reset,
+      2,
+    );
+    const episode = await rollout(env, household.random(1), household.task("train", 1), 2);
+    await saveEpisodes(t.db, [episode], { source: "synthetic", policy: "random" });
+    const steps = await t.db.step.findMany();
+    expect(
+      steps.every(
+        (s) => !s.valid && s.parseError === "the JSON is truncated" && s.raw === '{"reasoning": "trunc',
+      ),
+    ).toBe(true);
+  });
+});
