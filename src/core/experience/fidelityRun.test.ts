@@ -1,0 +1,64 @@
+import { describe, expect, it } from "vitest";
+import { household } from "../envs/household";
+import { shop } from "../envs/shop";
+import { measureFidelity } from "./fidelityRun";
+import type { ExperienceInput, ExperienceModel, ExperiencePrediction } from "./types";
+
+/** Knows the real environment: replays the history, then takes the action. Perfect fidelity by construction. */
+class Oracle implements ExperienceModel {
+  readonly name = "oracle";
+  constructor(private readonly domain: typeof household) {}
+  async predict(input: ExperienceInput): Promise<ExperiencePrediction> {
+    const env = this.domain.createEnvironment();
+    await env.reset(input.task);
+    for (const step of input.history) await env.step(step.action);
+    const r = await env.step(input.action);
+    return {
+      reasoning: "",
+      next: r.observation,
+      reward: r.reward,
+      done: r.done,
+      success: r.success,
+      valid: r.valid,
+      model: this.name,
+      latencyMs: 0,
+    };
+  }
+}
+
+/** Never changes anything: the floor. */
+const frozen: ExperienceModel = {
+  name: "frozen",
+  predict: async (input) => ({
+    reasoning: "",
+    next: input.state,
+    reward: 0,
+    done: false,
+    success: false,
+    valid: true,
+    model: "frozen",
+    latencyMs: 0,
+  }),
+};
+
+describe("measureFidelity", () => {
+  for (const domain of [household, shop]) {
+    it(`scores a model that knows the real ${domain.name} environment as perfect, and a frozen one as poor`, async () => {
+      const settings = { k: 0, historyWindow: 1000, reasoning: false };
+      const options = { transitions: 60, split: "test" as const, epsilon: 0.3, seed: 4 };
+      const perfect = await measureFidelity(domain, new Oracle(domain), undefined, settings, options);
+      expect(perfect.report).toMatchObject({
+        transitions: 60,
+        exactMatch: 1,
+        tokenF1: 1,
+        rewardAccuracy: 1,
+        doneAccuracy: 1,
+        invalidActionAgreement: 1,
+        hallucinationRate: 0,
+      });
+      const poor = await measureFidelity(domain, frozen, undefined, settings, options);
+      expect(poor.report.exactMatch).toBeLessThan(0.5);
+      expect(poor.report.tokenF1).toBeLessThan(0.9);
+    });
+  }
+});
