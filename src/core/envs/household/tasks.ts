@@ -32,7 +32,8 @@ export function householdSeedGoal(split: Split, index: number): HouseholdGoal {
 }
 
 /** Object classes a seed task of this type may use in this kind of room. */
-function objectChoices(type: TaskType, kind: RoomKind): string[] {
+/** Object classes a task of this type can use in this kind of room (seed tasks and curriculum variations). */
+export function objectChoices(type: TaskType, kind: RoomKind): string[] {
   const appliance = APPLIANCE[type];
   if (appliance && !roomHasReceptacleClass(kind, appliance)) return [];
   if (type === "look_at_obj_in_light" && ROOM_LAMPS[kind].length === 0) return [];
@@ -47,7 +48,7 @@ function objectChoices(type: TaskType, kind: RoomKind): string[] {
  * the task's own appliance ("cool some pan and put it in fridge" would be done as soon as it is cooled), and with
  * at least one other usual place left for the objects to start in.
  */
-function targetChoices(type: TaskType, kind: RoomKind, object: string): string[] {
+export function targetChoices(type: TaskType, kind: RoomKind, object: string): string[] {
   if (type === "look_at_obj_in_light") return ROOM_LAMPS[kind].map((lamp) => lamp.cls);
   const homes = ROOM_OBJECTS[kind][object] ?? [];
   if (homes.length < 2) return [];

@@ -25,7 +25,8 @@ export function priceUpperFor(price: number, rng: Rng): number {
 }
 
 /** Product fields a goal carries so the reward is a pure function of (goal, bought product, options). */
-function identity(
+/** The fields of a goal that name its product. */
+export function identity(
   p: Product,
 ): Pick<ShopGoal, "asin" | "name" | "brand" | "productType" | "category" | "subcategory"> {
   return {
