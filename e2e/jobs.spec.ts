@@ -42,3 +42,19 @@ test("an annotator's malformed upload is refused with its line numbers, a good o
   await page.goto("/trajectories?q=contact%20page");
   await expect(page.getByRole("link", { name: "Open the contact page." })).toBeVisible();
 });
+
+test("a researcher sees the replay buffer filled by the seed and queues teacher traces that the worker writes", async ({
+  page,
+}) => {
+  await page.goto("/jobs");
+  const stats = page.getByTestId("buffer-stats");
+  await expect(stats).toContainText(/household\/offline: \d+/, { timeout: 60_000 });
+  await expect(stats).toContainText("embedder hash-ngram-v1-256");
+  await page.getByLabel("Teacher domain").selectOption("household");
+  await page.getByLabel("Teacher traces").fill("25");
+  await page.getByRole("button", { name: "Write traces" }).click();
+  const job = page.getByTestId("job-teacher").first();
+  await expect(job).toContainText("succeeded", { timeout: 60_000 });
+  await expect(job).toContainText("25/25 traces");
+  await page.screenshot({ path: "docs/screenshots/jobs.png" });
+});

@@ -1,3 +1,4 @@
+import { bufferRouter } from "./routers/buffer";
 import { jobsRouter } from "./routers/jobs";
 import { trajectoriesRouter } from "./routers/trajectories";
 import { createCallerFactory, createTRPCRouter } from "./trpc";
@@ -6,6 +7,7 @@ import { createCallerFactory, createTRPCRouter } from "./trpc";
 export const appRouter = createTRPCRouter({
   trajectories: trajectoriesRouter,
   jobs: jobsRouter,
+  buffer: bufferRouter,
 });
 
 export type AppRouter = typeof appRouter;

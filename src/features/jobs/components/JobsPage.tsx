@@ -3,6 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTRPC } from "@/trpc/react";
+import { BufferPanel } from "./BufferPanel";
 
 function statusTone(status: string): string {
   if (status === "succeeded") return "good";
@@ -126,9 +127,10 @@ export function JobsPage() {
   );
   return (
     <div style={{ display: "grid", gap: 14 }}>
-      <div style={{ display: "grid", gridTemplateColumns: "1fr 1fr", gap: 14 }}>
+      <div style={{ display: "grid", gridTemplateColumns: "1fr 1fr 1fr", gap: 14 }}>
         <ImportForm />
         <CollectForm />
+        <BufferPanel />
       </div>
       <table className="grid" aria-label="Jobs">
         <thead>

@@ -3,7 +3,7 @@ import path from "node:path";
 import { z } from "zod";
 import { contentKey, formatImportErrors, parseImport } from "@/core/trajectories/importFormat";
 import { config } from "@/env";
-import { CollectPayload } from "../../queue/payloads";
+import { CollectPayload, IndexPayload, TeacherPayload } from "../../queue/payloads";
 import { cancel, enqueue } from "../../queue/queue";
 import { createTRPCRouter, publicProcedure, TRPCError } from "../trpc";
 
@@ -55,6 +55,18 @@ export const jobsRouter = createTRPCRouter({
 
   collect: publicProcedure.input(CollectPayload).mutation(async ({ ctx, input }) => {
     const job = await enqueue(ctx.db, "collect", input);
+    return { jobId: job.id };
+  }),
+
+  /** Bring the replay buffer up to date, or rebuild it (after changing the embedder). */
+  index: publicProcedure.input(IndexPayload).mutation(async ({ ctx, input }) => {
+    const job = await enqueue(ctx.db, "index", input);
+    return { jobId: job.id };
+  }),
+
+  /** Teacher reasoning traces for offline steps, into the annotators' queue. */
+  teacher: publicProcedure.input(TeacherPayload).mutation(async ({ ctx, input }) => {
+    const job = await enqueue(ctx.db, "teacher", input);
     return { jobId: job.id };
   }),
 
