@@ -1,0 +1,79 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { HAND_CHECKED } from "@/core/replay/testing";
+import type { TrajectorySource, Transition } from "@/core/types";
+import type { Db } from "../db";
+
+/** Test helpers: a temp LanceDB folder, and Prisma steps made from the hand-checked transitions. */
+export function tempLanceDir(): { dir: string; cleanup: () => void } {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "dreamgym-lance-"));
+  return { dir, cleanup: () => fs.rmSync(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * Writes `copies` one-step trajectories per hand-checked transition (varied by copy number so that the rows
+ * differ) straight through Prisma, returning how many steps were written.
+ */
+export async function writeHandSteps(db: Db, copies = 1, source?: TrajectorySource): Promise<number> {
+  let written = 0;
+  for (const t of HAND_CHECKED) {
+    const taskId = `${t.domain}:train:${t.id}`;
+    await db.task.upsert({
+      where: { id: taskId },
+      create: { id: taskId, domain: t.domain, instruction: t.instruction, split: "train", origin: "seed" },
+      update: {},
+    });
+    for (let c = 0; c < copies; c++) {
+      await db.trajectory.create({
+        data: {
+          taskId,
+          domain: t.domain,
+          source: source ?? t.source,
+          policy: "test",
+          length: 1,
+          steps: {
+            create: [
+              {
+                index: 0,
+                state: c === 0 ? t.state.text : `${t.state.text} (visit ${c})`,
+                action: t.action,
+                nextState: t.next.text,
+                reward: t.reward,
+                done: t.done,
+                success: t.success,
+                valid: t.valid,
+              },
+            ],
+          },
+        },
+      });
+      written++;
+    }
+  }
+  return written;
+}
+
+/** Many distinct household-like transitions, for tests that need a table big enough to index. */
+export function manyTransitions(count: number, prefix = "m"): Transition[] {
+  const objects = ["apple", "mug", "knife", "bread", "plate", "pen", "book"];
+  const places = ["cabinet", "drawer", "countertop", "shelf", "fridge", "desk"];
+  return Array.from({ length: count }, (_, i) => {
+    const place = `${places[i % places.length]} ${1 + (i % 9)}`;
+    const object = `${objects[(i * 7) % objects.length]} ${1 + (i % 4)}`;
+    return {
+      id: `${prefix}-${i}`,
+      domain: "household",
+      source: i % 3 === 0 ? "synthetic" : "offline",
+      instruction: `put a ${objects[i % objects.length]} in ${places[(i + 2) % places.length]}`,
+      taskId: `household:train:${i % 50}`,
+      state: { text: `You arrive at ${place}. On the ${place}, you see a ${object}. Step ${prefix}${i}.` },
+      action: i % 2 ? `take ${object} from ${place}` : `open ${place}`,
+      next: { text: `You pick up the ${object} from the ${place}.` },
+      reward: 0,
+      done: false,
+      success: false,
+      valid: true,
+    };
+  });
+}
