@@ -5,15 +5,7 @@
  * (a target is one of the object's usual places, never the task's own appliance, and the object keeps another
  * usual place to start from), so variations read like ALFWorld tasks, not like arbitrary valid goals.
  */
-import {
-  generateRoom,
-  type HouseholdGoal,
-  ROOM_OBJECTS,
-  type RoomKind,
-  TASK_TYPES,
-  type TaskType,
-} from "../envs/household";
-import { APPLIANCE, ROOM_LAMPS, roomHasReceptacleClass, TREATABLE } from "../envs/household/catalog";
+import { generateRoom, type HouseholdGoal, TASK_TYPES } from "../envs/household";
 import { objectChoices, targetChoices } from "../envs/household/tasks";
 import { householdGoals } from "./householdGoals";
 import { OperatorTaskGenerator, type VariationOperator } from "./operators";
