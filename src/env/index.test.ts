@@ -6,7 +6,11 @@ import { loadConfig } from "./index";
 
 describe("configuration", () => {
   it("runs offline with embedded defaults and derives paths from the data folder", () => {
-    const config = loadConfig({ DREAMGYM_DATA_DIR: "/srv/dg", DATABASE_URL: "file:/srv/dg/x.db", DREAMGYM_CONFIG: undefined });
+    const config = loadConfig({
+      DREAMGYM_DATA_DIR: "/srv/dg",
+      DATABASE_URL: "file:/srv/dg/x.db",
+      DREAMGYM_CONFIG: undefined,
+    });
     expect(config.backends.experience).toBe("embedded");
     expect(config.backends.embedding).toBe("embedded");
     expect(config.lancedbDir).toBe(path.join("/srv/dg", "lancedb"));
@@ -17,8 +21,20 @@ describe("configuration", () => {
   it("merges a config file under environment variables", () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "dreamgym-config-"));
     const file = path.join(dir, "c.json");
-    fs.writeFileSync(file, JSON.stringify({ backends: { experience: "openai" }, openai: { baseURL: "http://127.0.0.1:9/v1", models: { experience: "llama" } }, port: 4000 }));
-    const config = loadConfig({ DREAMGYM_CONFIG: file, DATABASE_URL: "file:x.db", PORT: "5000", OPENAI_API_KEY: "k" });
+    fs.writeFileSync(
+      file,
+      JSON.stringify({
+        backends: { experience: "openai" },
+        openai: { baseURL: "http://127.0.0.1:9/v1", models: { experience: "llama" } },
+        port: 4000,
+      }),
+    );
+    const config = loadConfig({
+      DREAMGYM_CONFIG: file,
+      DATABASE_URL: "file:x.db",
+      PORT: "5000",
+      OPENAI_API_KEY: "k",
+    });
     expect(config.backends.experience).toBe("openai");
     expect(config.backends.policy).toBe("embedded");
     expect(config.openai).toMatchObject({ baseURL: "http://127.0.0.1:9/v1", apiKey: "k" });
@@ -31,9 +47,15 @@ describe("configuration", () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "dreamgym-config-"));
     const file = path.join(dir, "c.json");
     fs.writeFileSync(file, JSON.stringify({ backends: { experience: "gpt" }, worker: { leaseMs: 5 } }));
-    expect(() => loadConfig({ DREAMGYM_CONFIG: file, DATABASE_URL: "file:x.db" })).toThrow(/backends\.experience[\s\S]*worker\.leaseMs/);
+    expect(() => loadConfig({ DREAMGYM_CONFIG: file, DATABASE_URL: "file:x.db" })).toThrow(
+      /backends\.experience[\s\S]*worker\.leaseMs/,
+    );
     fs.writeFileSync(file, "{oops");
-    expect(() => loadConfig({ DREAMGYM_CONFIG: file, DATABASE_URL: "file:x.db" })).toThrow(/c\.json is not valid JSON/);
-    expect(() => loadConfig({ DREAMGYM_CONFIG: path.join(dir, "none.json"), DATABASE_URL: "file:x.db" })).toThrow(/does not exist/);
+    expect(() => loadConfig({ DREAMGYM_CONFIG: file, DATABASE_URL: "file:x.db" })).toThrow(
+      /c\.json is not valid JSON/,
+    );
+    expect(() =>
+      loadConfig({ DREAMGYM_CONFIG: path.join(dir, "none.json"), DATABASE_URL: "file:x.db" }),
+    ).toThrow(/does not exist/);
   });
 });

@@ -95,7 +95,10 @@ export function loadConfig(env: Env = process.env): Config {
       ...(env.OPENAI_BASE_URL ? { baseURL: env.OPENAI_BASE_URL } : {}),
       ...(env.OPENAI_API_KEY ? { apiKey: env.OPENAI_API_KEY } : {}),
     },
-    worker: { ...fileWorker, ...(intFromEnv(env, "WORKER_LOOPS") ? { loops: intFromEnv(env, "WORKER_LOOPS") } : {}) },
+    worker: {
+      ...fileWorker,
+      ...(intFromEnv(env, "WORKER_LOOPS") ? { loops: intFromEnv(env, "WORKER_LOOPS") } : {}),
+    },
   };
   const parsed = ConfigSchema.safeParse(merged);
   if (!parsed.success) {

@@ -35,7 +35,11 @@ export async function createEmbedder(config: Config, options: CreateEmbedderOpti
     ...(openai.baseURL ? { baseURL: openai.baseURL } : {}),
     ...(openai.apiKey ? { apiKey: openai.apiKey } : {}),
   };
-  const dimension = options.dimension ?? openai.embeddingDimensions ?? KNOWN_DIMENSIONS[model] ?? (await probeDimension(base));
+  const dimension =
+    options.dimension ??
+    openai.embeddingDimensions ??
+    KNOWN_DIMENSIONS[model] ??
+    (await probeDimension(base));
   return new OpenAIEmbedder({ ...base, dimension });
 }
 
