@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
+import { extractJson } from "../llm/jsonReply";
 import type { Demonstration } from "../replay/buffer";
 import type { Step, Task } from "../types";
 import { buildExperiencePrompt, EXPERIENCE_PROMPT_VERSION, PROMPT_LIMITS, repairMessages } from "./prompt";
-import { extractJson, parseExperienceReply } from "./reply";
+import { parseExperienceReply } from "./reply";
 
 const task: Task = {
   id: "shop:test:1",
@@ -120,11 +121,11 @@ describe("experience reply", () => {
     });
     expect(parseExperienceReply(JSON.stringify({ ...good, reward: "high" }))).toEqual({
       ok: false,
-      error: expect.stringMatching(/^reward: /),
+      error: expect.stringMatching(/reward: /),
     });
     expect(parseExperienceReply(JSON.stringify({ ...good, next_state: "" }))).toEqual({
       ok: false,
-      error: "next_state: next_state is empty",
+      error: "the JSON does not match the expected shape: next_state: next_state is empty",
     });
     expect(parseExperienceReply("I cannot help")).toEqual({
       ok: false,

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { parseJsonReply } from "../llm/jsonReply";
 
 /**
  * The experience model's reply: reasoning first (the paper's model thinks, then predicts), then the outcome.
@@ -41,43 +42,8 @@ export const EXPERIENCE_REPLY_JSON_SCHEMA = {
 
 export type ParsedReply = { ok: true; reply: ExperienceReply } | { ok: false; error: string };
 
-/**
- * The JSON object in a model's reply: the whole text, or a fenced ```json block, or the outermost {...}.
- * Models wrap JSON in prose or fences more often than they break it.
- */
-export function extractJson(text: string): string | undefined {
-  const trimmed = text.trim();
-  if (trimmed.startsWith("{")) return trimmed;
-  const fenced = /```(?:json)?\s*([\s\S]*?)```/i.exec(trimmed);
-  if (fenced?.[1]?.trim().startsWith("{")) return fenced[1].trim();
-  const start = trimmed.indexOf("{");
-  const end = trimmed.lastIndexOf("}");
-  return start >= 0 && end > start
-    ? trimmed.slice(start, end + 1)
-    : start >= 0
-      ? trimmed.slice(start)
-      : undefined;
-}
-
+/** The reply parsed and validated; the error says what is wrong and where (it is sent back for the repair). */
 export function parseExperienceReply(text: string): ParsedReply {
-  const json = extractJson(text);
-  if (json === undefined) return { ok: false, error: "the reply contains no JSON object" };
-  let value: unknown;
-  try {
-    value = JSON.parse(json);
-  } catch (error) {
-    const truncated = !json.trimEnd().endsWith("}");
-    return {
-      ok: false,
-      error: `${truncated ? "the JSON is truncated" : "the JSON is malformed"} (${(error as Error).message})`,
-    };
-  }
-  const parsed = ExperienceReply.safeParse(value);
-  if (!parsed.success) {
-    return {
-      ok: false,
-      error: parsed.error.issues.map((i) => `${i.path.join(".") || "(reply)"}: ${i.message}`).join("; "),
-    };
-  }
-  return { ok: true, reply: parsed.data };
+  const parsed = parseJsonReply(text, ExperienceReply);
+  return parsed.ok ? { ok: true, reply: parsed.value } : { ok: false, error: parsed.error };
 }

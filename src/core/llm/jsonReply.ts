@@ -1,5 +1,22 @@
 import type { z } from "zod";
-import { extractJson } from "../experience/reply";
+
+/**
+ * The JSON object in a model's reply: the whole text, or a fenced ```json block, or the outermost {...}.
+ * Models wrap JSON in prose or fences more often than they break it.
+ */
+export function extractJson(text: string): string | undefined {
+  const trimmed = text.trim();
+  if (trimmed.startsWith("{")) return trimmed;
+  const fenced = /```(?:json)?\s*([\s\S]*?)```/i.exec(trimmed);
+  if (fenced?.[1]?.trim().startsWith("{")) return fenced[1].trim();
+  const start = trimmed.indexOf("{");
+  const end = trimmed.lastIndexOf("}");
+  return start >= 0 && end > start
+    ? trimmed.slice(start, end + 1)
+    : start >= 0
+      ? trimmed.slice(start)
+      : undefined;
+}
 
 export type ParsedJson<T> = { ok: true; value: T } | { ok: false; error: string };
 
