@@ -4,6 +4,7 @@
  * list a model invents asins and attributes, and every goal is dropped.
  */
 import { getCatalog, getProduct, type Product, type ShopGoal } from "../envs/shop";
+import { identity } from "../envs/shop/goal";
 import type { Rng } from "../util/random";
 import type { DomainPromptContext } from "./openaiPrompt";
 
@@ -21,12 +22,7 @@ const GOAL_FORMAT = [
 
 function listing(p: Product): string {
   return JSON.stringify({
-    asin: p.asin,
-    name: p.name,
-    brand: p.brand,
-    productType: p.productType,
-    category: p.category,
-    subcategory: p.subcategory,
+    ...identity(p),
     attributes: p.attributes,
     options: p.options,
     price: p.price,
