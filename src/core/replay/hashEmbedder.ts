@@ -1,3 +1,4 @@
+import { combine, mix } from "../util/random";
 import type { Embedder } from "./embedder";
 import { splitTransitionText } from "./transitionText";
 
@@ -59,21 +60,6 @@ function groupScales(actionShare: number): number[] {
 }
 const SECTIONED = groupScales(ACTION_SHARE);
 const WHOLE = groupScales(0);
-
-/** Murmur3's finaliser: spreads the bits of a 32-bit hash so that low bits and the sign bit are independent. */
-function mix(h: number): number {
-  let x = h >>> 0;
-  x ^= x >>> 16;
-  x = Math.imul(x, 0x85ebca6b);
-  x ^= x >>> 13;
-  x = Math.imul(x, 0xc2b2ae35);
-  x ^= x >>> 16;
-  return x >>> 0;
-}
-
-function combine(a: number, b: number): number {
-  return mix(Math.imul(a ^ 0x9e3779b9, 0x01000193) + b);
-}
 
 function isWordChar(c: number): boolean {
   return (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c > 127;

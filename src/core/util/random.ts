@@ -13,6 +13,22 @@ export function hashString(text: string): number {
   return hash >>> 0;
 }
 
+/** Murmur3's finaliser: spreads the bits of a 32-bit value so that low bits and the sign bit are independent. */
+export function mix(h: number): number {
+  let x = h >>> 0;
+  x ^= x >>> 16;
+  x = Math.imul(x, 0x85ebca6b);
+  x ^= x >>> 13;
+  x = Math.imul(x, 0xc2b2ae35);
+  x ^= x >>> 16;
+  return x >>> 0;
+}
+
+/** Order-sensitive combination of two hashes (feature hashing of tuples without building strings). */
+export function combine(a: number, b: number): number {
+  return mix((Math.imul(a ^ 0x9e3779b9, 0x01000193) + b) >>> 0);
+}
+
 /** Mulberry32: small, fast and good enough for simulation (not for cryptography). */
 export class Rng {
   private state: number;

@@ -2,59 +2,11 @@
  * Text helpers shared by the catalog, the search engine and the reward: one tokenizer everywhere, so that what
  * the search engine sees, what the reward matches and what the policies parse agree on word boundaries.
  */
+import { FUNCTION_WORDS, tokens } from "../../util/text";
 
 /** Function words that carry no product meaning; dropped from search terms and from "noun" sets. */
-export const STOPWORDS: ReadonlySet<string> = new Set([
-  "a",
-  "an",
-  "and",
-  "are",
-  "as",
-  "at",
-  "be",
-  "by",
-  "for",
-  "from",
-  "i",
-  "im",
-  "in",
-  "is",
-  "it",
-  "me",
-  "my",
-  "of",
-  "on",
-  "or",
-  "so",
-  "that",
-  "the",
-  "this",
-  "to",
-  "with",
-  "need",
-  "want",
-  "looking",
-  "find",
-  "buy",
-  "am",
-  "would",
-  "like",
-  "please",
-  "price",
-  "lower",
-  "than",
-  "dollars",
-]);
-
-/** Lowercase words and numbers; apostrophes vanish ("men's" -> "mens"), other punctuation separates. */
-export function tokens(text: string): string[] {
-  return (
-    text
-      .toLowerCase()
-      .replace(/['’]/g, "")
-      .match(/[a-z0-9]+/g) ?? []
-  );
-}
+export const STOPWORDS = FUNCTION_WORDS;
+export { tokens };
 
 /** Tokens that say something about a product: no stopwords, no single letters. */
 export function contentTokens(text: string): string[] {

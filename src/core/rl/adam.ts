@@ -1,0 +1,76 @@
+/**
+ * Adam (Kingma & Ba 2015) over several flat parameter vectors, with global gradient-norm clipping first, as
+ * CleanRL does (nn.utils.clip_grad_norm_ then optimizer.step()). Dense on purpose: every weight's moments decay
+ * every step, exactly as torch.optim.Adam, so results do not depend on which features a minibatch touched.
+ */
+export interface AdamConfig {
+  /** Step size. */
+  learningRate: number;
+  /** Decay of the first-moment (mean gradient) estimate. */
+  beta1?: number;
+  /** Decay of the second-moment (squared gradient) estimate. */
+  beta2?: number;
+  /** Added to sqrt(v) so rarely-seen features do not get huge steps; CleanRL's PPO uses 1e-5. */
+  epsilon?: number;
+  /** Clip the global L2 norm of the gradient to this before the step; Infinity turns clipping off. */
+  maxGradNorm?: number;
+}
+
+export class Adam {
+  readonly params: Float32Array[];
+  /** Gradients to fill before step(); zeroGrad() clears them. */
+  readonly grads: Float64Array[];
+  learningRate: number;
+  private readonly m: Float64Array[];
+  private readonly v: Float64Array[];
+  private readonly beta1: number;
+  private readonly beta2: number;
+  private readonly epsilon: number;
+  private readonly maxGradNorm: number;
+  private t = 0;
+
+  constructor(params: Float32Array[], config: AdamConfig) {
+    this.params = params;
+    this.grads = params.map((p) => new Float64Array(p.length));
+    this.m = params.map((p) => new Float64Array(p.length));
+    this.v = params.map((p) => new Float64Array(p.length));
+    this.learningRate = config.learningRate;
+    this.beta1 = config.beta1 ?? 0.9;
+    this.beta2 = config.beta2 ?? 0.999;
+    this.epsilon = config.epsilon ?? 1e-5;
+    this.maxGradNorm = config.maxGradNorm ?? Number.POSITIVE_INFINITY;
+  }
+
+  zeroGrad(): void {
+    for (const g of this.grads) g.fill(0);
+  }
+
+  /** Clips, then takes one Adam step. Returns the gradient norm before clipping. */
+  step(): number {
+    let squares = 0;
+    for (const g of this.grads) for (const x of g) squares += x * x;
+    const norm = Math.sqrt(squares);
+    const scale = norm > this.maxGradNorm ? this.maxGradNorm / (norm + 1e-6) : 1;
+    this.t += 1;
+    const { beta1, beta2, epsilon } = this;
+    // Bias corrections folded into the step size, as torch.optim.Adam does.
+    const c1 = 1 - beta1 ** this.t;
+    const c2 = 1 - beta2 ** this.t;
+    const stepSize = this.learningRate / c1;
+    const sqrtC2 = Math.sqrt(c2);
+    this.params.forEach((p, k) => {
+      const g = this.grads[k] as Float64Array;
+      const m = this.m[k] as Float64Array;
+      const v = this.v[k] as Float64Array;
+      for (let i = 0; i < p.length; i++) {
+        const gi = (g[i] as number) * scale;
+        const mi = beta1 * (m[i] as number) + (1 - beta1) * gi;
+        const vi = beta2 * (v[i] as number) + (1 - beta2) * gi * gi;
+        m[i] = mi;
+        v[i] = vi;
+        if (mi !== 0) p[i] = (p[i] as number) - (stepSize * mi) / (Math.sqrt(vi) / sqrtC2 + epsilon);
+      }
+    });
+    return norm;
+  }
+}

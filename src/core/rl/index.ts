@@ -1,0 +1,25 @@
+/**
+ * GRPO, PPO and behaviour cloning for the embedded policy; the same code trains in real and synthetic environments.
+ *
+ * One GRPO iteration, as a training loop would write it:
+ *
+ *   const policy = new LinearSoftmaxPolicy({ candidates: domain.candidateActions, seed });
+ *   const grpo = new Grpo(policy, { learningRate: 0.01 });          // keeps its Adam state across iterations
+ *   const groups = await Promise.all(tasks.map((task) =>
+ *     collectGroup(() => makeEnv(), policy, task, domain.maxSteps, 8, `iter${i}:${task.id}`)));
+ *   const stats = grpo.update(groups.map((g) => g.map((e) => e.decisions)));
+ *
+ * PPO is the same with collectEpisode(..., value) per rollout and new Ppo(policy, value).update(episodes);
+ * behaviour cloning is new BehaviourCloning(policy).fit(replayDecisions(policy, task, expertEpisode.steps)).
+ */
+export { Adam, type AdamConfig } from "./adam";
+export { GRPO_ADVANTAGE_EPSILON, grpoAdvantages } from "./advantages";
+export { BC_DEFAULTS, type BcConfig, type BcStats, BehaviourCloning } from "./bc";
+export { type CollectedEpisode, collectEpisode, collectGroup, toDecisionEpisode } from "./collect";
+export type { Decision, DecisionEpisode } from "./decision";
+export { gae } from "./gae";
+export { GRPO_DEFAULTS, Grpo, type GrpoConfig } from "./grpo";
+export { minibatchIndices } from "./minibatch";
+export { PPO_DEFAULTS, Ppo, type PpoConfig, type PpoStats } from "./ppo";
+export type { UpdateStats } from "./stats";
+export { approxKlTerm, type ClippedTerm, clippedSurrogate, type KlTerm, k3Kl } from "./surrogate";
