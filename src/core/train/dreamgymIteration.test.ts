@@ -1,0 +1,69 @@
+import { describe, expect, it } from "vitest";
+import { embeddedTaskGenerator } from "../curriculum/embedded";
+import { TaskValueTable } from "../curriculum/valueTable";
+import { household } from "../envs/household";
+import { EmbeddedExperienceModel } from "../experience/embedded/embeddedModel";
+import { LinearSoftmaxPolicy } from "../policy/linearSoftmax";
+import { HashNgramEmbedder } from "../replay/hashEmbedder";
+import { MemoryReplayBuffer } from "../replay/memoryBuffer";
+import { Grpo } from "../rl/grpo";
+import { dreamGymIteration } from "./dreamgymIteration";
+import { episodeTransitions } from "./episodeTransitions";
+import { rollout } from "./rollout";
+
+describe("a DreamGym iteration", () => {
+  it("rolls out groups in the synthetic environment, updates the policy, grows the buffer and the curriculum", async () => {
+    const buffer = new MemoryReplayBuffer(new HashNgramEmbedder());
+    for (let i = 0; i < 12; i++) {
+      const episode = await rollout(
+        household.createEnvironment(),
+        household.noisy(i, 0.3),
+        household.task("train", i),
+        50,
+      );
+      await buffer.add(episodeTransitions(episode, "offline", `o${i}`));
+    }
+    const offline = buffer.size;
+    const policy = new LinearSoftmaxPolicy({ candidates: household.candidateActions, seed: 3 });
+    const before = Float32Array.from(policy.weights);
+    const settings = { k: 4, historyWindow: 4, reasoning: true, sources: ["offline" as const] };
+    const values = new TaskValueTable();
+    const deps = {
+      domain: household,
+      policy,
+      grpo: new Grpo(policy),
+      model: new EmbeddedExperienceModel(settings),
+      buffer,
+      experience: settings,
+      values,
+      generator: embeddedTaskGenerator("household"),
+    };
+    const pool = Array.from({ length: 12 }, (_, i) => household.task("train", i));
+    const iteration = {
+      tasksPerBatch: 3,
+      groupSize: 4,
+      lambda: 0.34,
+      parentsPerIteration: 2,
+      variationsPerParent: 1,
+      seed: 9,
+    };
+    const result = await dreamGymIteration(deps, iteration, 0, pool);
+
+    expect(result.batch).toHaveLength(3);
+    expect(result.episodes).toHaveLength(12);
+    expect(result.taskStats.map((s) => s.taskId)).toEqual(result.batch.map((t) => t.id));
+    expect(result.taskStats.every((s) => s.count === 4)).toBe(true);
+    expect(buffer.size).toBe(offline + result.syntheticTransitions);
+    // Every synthetic step was written by the experience model, with a reasoning trace.
+    expect(result.episodes.every((e) => e.episode.steps.every((s) => (s.reasoning ?? "").length > 0))).toBe(
+      true,
+    );
+    for (const task of result.generated) {
+      expect(task).toMatchObject({ origin: "generated", generation: 1, split: "train" });
+      expect(pool.map((t) => t.id)).toContain(task.parentId);
+    }
+    // Groups with different rewards carry an advantage; the update then moves the weights.
+    expect(result.update.informative).toBeGreaterThan(0);
+    expect(Array.from(policy.weights)).not.toEqual(Array.from(before));
+  });
+});
