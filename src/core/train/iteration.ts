@@ -3,16 +3,14 @@ import { selectBatch } from "../curriculum/selectBatch";
 import type { TaskIterationStats, TaskValueTable } from "../curriculum/valueTable";
 import { proposeVariations } from "../curriculum/variations";
 import type { RealDomain } from "../envs/domain";
-import { SyntheticEnvironment } from "../experience/synthetic";
-import type { ExperienceModel, ExperienceSettings } from "../experience/types";
 import type { LinearSoftmaxPolicy } from "../policy/linearSoftmax";
 import type { ReplayBuffer } from "../replay/buffer";
-import { type CollectedEpisode, collectGroup } from "../rl/collect";
-import type { Grpo } from "../rl/grpo";
+import { type CollectedEpisode, collectEpisode } from "../rl/collect";
 import type { UpdateStats } from "../rl/stats";
-import type { Task } from "../types";
+import type { Environment, Task, TrajectorySource } from "../types";
 import { Rng } from "../util/random";
 import { episodeTransitions } from "./episodeTransitions";
+import type { Learner } from "./learner";
 
 /** The knobs of one DreamGym iteration (the paper's names). */
 export interface IterationSettings {
@@ -35,62 +33,61 @@ export interface IterationResult {
   update: UpdateStats;
   /** Curriculum variations written this iteration (they join the pool for the next one). */
   generated: Task[];
-  syntheticSuccess: number;
+  /** Success of the training rollouts themselves (synthetic in DreamGym). */
+  rolloutSuccess: number;
   meanReward: number;
-  syntheticTransitions: number;
+  transitions: number;
 }
 
 export interface IterationDeps {
   domain: RealDomain;
   policy: LinearSoftmaxPolicy;
-  grpo: Grpo;
-  model: ExperienceModel;
-  buffer: ReplayBuffer;
-  experience: ExperienceSettings;
+  learner: Learner;
+  /** A fresh environment per rollout: synthetic (DreamGym) or real (the real-env baseline, S2R). */
+  makeEnv: () => Environment;
+  /** What the rollouts are, for the replay buffer and the store. */
+  source: TrajectorySource;
+  /** New transitions are added here (DreamGym grows its buffer with every synthetic rollout). */
+  buffer?: ReplayBuffer;
   values: TaskValueTable;
   generator?: TaskGenerator;
 }
 
 /**
- * One DreamGym iteration: the curriculum picks a batch → G rollouts per task in the synthetic environment (the
- * experience model grounded in the replay buffer) → a GRPO update → the new transitions go into the replay
- * buffer → task values are updated and the most valuable tasks are varied for the next batches.
+ * One training iteration: the curriculum picks a batch → G rollouts per task (in DreamGym, in the synthetic
+ * environment: the experience model grounded in the replay buffer) → a GRPO or PPO update → the new transitions
+ * go into the replay buffer → task values are updated and the most valuable tasks are varied for later batches.
  */
-export async function dreamGymIteration(
+export async function trainingIteration(
   deps: IterationDeps,
   settings: IterationSettings,
   iteration: number,
   pool: Task[],
 ): Promise<IterationResult> {
   const rng = new Rng(`${settings.seed}:iteration:${iteration}`);
-  const { domain, policy, model, buffer, experience } = deps;
+  const { domain, policy, buffer } = deps;
   const { tasks: batch } = selectBatch({
     candidates: deps.values.candidates(pool),
     batchSize: settings.tasksPerBatch,
     lambda: settings.lambda,
     rng,
   });
-  const initialState = (task: Task) => domain.createEnvironment().reset(task);
-  const makeEnv = () =>
-    new SyntheticEnvironment(domain.name, model, buffer, experience, initialState, domain.maxSteps);
   const groups: CollectedEpisode[][] = [];
   for (const task of batch) {
-    groups.push(
-      await collectGroup(
-        makeEnv,
-        policy,
-        task,
-        domain.maxSteps,
-        settings.groupSize,
-        `it${iteration}:${task.id}`,
-      ),
-    );
+    const group: CollectedEpisode[] = [];
+    for (let g = 0; g < settings.groupSize; g++) {
+      const key = `${settings.seed}:it${iteration}:${task.id}:g${g}`;
+      group.push(
+        await collectEpisode(deps.makeEnv(), policy, task, domain.maxSteps, key, deps.learner.value),
+      );
+    }
+    groups.push(group);
   }
-  const update = deps.grpo.update(groups.map((g) => g.map((e) => e.decisions)));
+  const update = deps.learner.update(groups.map((g) => g.map((e) => e.decisions)));
   const episodes = groups.flat();
-  await buffer.add(
+  await buffer?.add(
     episodes.flatMap((e, i) =>
-      episodeTransitions(e.episode, "synthetic", `syn-${settings.seed}-${iteration}-${i}`),
+      episodeTransitions(e.episode, deps.source, `${deps.source}-${settings.seed}-${iteration}-${i}`),
     ),
   );
   const taskStats = deps.values.observeIteration(
@@ -117,8 +114,8 @@ export async function dreamGymIteration(
     taskStats,
     update,
     generated,
-    syntheticSuccess: episodes.filter((e) => e.episode.success).length / n,
+    rolloutSuccess: episodes.filter((e) => e.episode.success).length / n,
     meanReward: episodes.reduce((s, e) => s + e.episode.totalReward, 0) / n,
-    syntheticTransitions: episodes.reduce((s, e) => s + e.episode.steps.length, 0),
+    transitions: episodes.reduce((s, e) => s + e.episode.steps.length, 0),
   };
 }

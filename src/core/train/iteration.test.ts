@@ -3,12 +3,13 @@ import { embeddedTaskGenerator } from "../curriculum/embedded";
 import { TaskValueTable } from "../curriculum/valueTable";
 import { household } from "../envs/household";
 import { EmbeddedExperienceModel } from "../experience/embedded/embeddedModel";
+import { SyntheticEnvironment } from "../experience/synthetic";
 import { LinearSoftmaxPolicy } from "../policy/linearSoftmax";
 import { HashNgramEmbedder } from "../replay/hashEmbedder";
 import { MemoryReplayBuffer } from "../replay/memoryBuffer";
-import { Grpo } from "../rl/grpo";
-import { dreamGymIteration } from "./dreamgymIteration";
 import { episodeTransitions } from "./episodeTransitions";
+import { trainingIteration } from "./iteration";
+import { grpoLearner } from "./learner";
 import { rollout } from "./rollout";
 
 describe("a DreamGym iteration", () => {
@@ -31,10 +32,18 @@ describe("a DreamGym iteration", () => {
     const deps = {
       domain: household,
       policy,
-      grpo: new Grpo(policy),
-      model: new EmbeddedExperienceModel(settings),
+      learner: grpoLearner(policy),
+      makeEnv: () =>
+        new SyntheticEnvironment(
+          "household",
+          new EmbeddedExperienceModel(settings),
+          buffer,
+          settings,
+          (task) => household.createEnvironment().reset(task),
+          50,
+        ),
+      source: "synthetic" as const,
       buffer,
-      experience: settings,
       values,
       generator: embeddedTaskGenerator("household"),
     };
@@ -47,13 +56,13 @@ describe("a DreamGym iteration", () => {
       variationsPerParent: 1,
       seed: 9,
     };
-    const result = await dreamGymIteration(deps, iteration, 0, pool);
+    const result = await trainingIteration(deps, iteration, 0, pool);
 
     expect(result.batch).toHaveLength(3);
     expect(result.episodes).toHaveLength(12);
     expect(result.taskStats.map((s) => s.taskId)).toEqual(result.batch.map((t) => t.id));
     expect(result.taskStats.every((s) => s.count === 4)).toBe(true);
-    expect(buffer.size).toBe(offline + result.syntheticTransitions);
+    expect(buffer.size).toBe(offline + result.transitions);
     // Every synthetic step was written by the experience model, with a reasoning trace.
     expect(result.episodes.every((e) => e.episode.steps.every((s) => (s.reasoning ?? "").length > 0))).toBe(
       true,
