@@ -1,0 +1,108 @@
+import { describe, expect, it } from "vitest";
+import { embeddedTaskGenerator } from "../curriculum/embedded";
+import { household } from "../envs/household";
+import { EmbeddedExperienceModel } from "../experience/embedded/embeddedModel";
+import { HashNgramEmbedder } from "../replay/hashEmbedder";
+import { MemoryReplayBuffer } from "../replay/memoryBuffer";
+import { parseRunConfig, type RunMethod } from "./config";
+import { episodeTransitions } from "./episodeTransitions";
+import { rollout } from "./rollout";
+import { type IterationReport, runTraining } from "./run";
+
+async function offlineBuffer() {
+  const buffer = new MemoryReplayBuffer(new HashNgramEmbedder());
+  for (let i = 0; i < 10; i++) {
+    const episode = await rollout(
+      household.createEnvironment(),
+      household.noisy(i, 0.3),
+      household.task("train", i),
+      50,
+    );
+    await buffer.add(episodeTransitions(episode, "offline", `o${i}`));
+  }
+  return buffer;
+}
+
+const tiny = (method: RunMethod) =>
+  parseRunConfig({
+    method,
+    domain: "household",
+    iterations: 2,
+    tasksPerBatch: 2,
+    groupSize: 2,
+    seedTasks: 10,
+    realTransitions: 60,
+    demonstrations: 20,
+    evaluation: { interval: 1, episodes: 4 },
+  });
+
+describe("runTraining", () => {
+  it("rejects a bad config naming the field", () => {
+    expect(() => parseRunConfig({ method: "dreamgym", domain: "moon", groupSize: 1 })).toThrow(
+      /domain[\s\S]*groupSize/,
+    );
+    expect(() => parseRunConfig({ method: "dreamgym", domain: "shop", surprise: true })).toThrow(/surprise/);
+  });
+
+  it("counts real and synthetic transitions by method: DreamGym uses none, S2R and real-env training stop at their budget", async () => {
+    const results: Record<
+      string,
+      { real: number; synthetic: number; iterations: number; reports: IterationReport[] }
+    > = {};
+    for (const method of ["untrained", "dreamgym", "dreamgym-s2r", "real"] as const) {
+      const config = tiny(method);
+      const buffer = await offlineBuffer();
+      const reports: IterationReport[] = [];
+      const result = await runTraining(config, {
+        domain: household,
+        buffer,
+        model: new EmbeddedExperienceModel({ reasoning: true }),
+        generator: embeddedTaskGenerator("household"),
+        onIteration: (r) => {
+          reports.push(r);
+        },
+      });
+      results[method] = {
+        real: result.realTransitions,
+        synthetic: result.syntheticTransitions,
+        iterations: result.iterations,
+        reports,
+      };
+      expect(result.final.episodes).toBe(4);
+      expect(result.checkpoint.kind).toBe("dreamgym.linear-softmax-policy");
+    }
+    expect(results.untrained).toMatchObject({ real: 0, synthetic: 0, iterations: 0 });
+    expect(results.dreamgym).toMatchObject({ real: 0, iterations: 2 });
+    expect(results.dreamgym!.synthetic).toBeGreaterThan(0);
+    expect(results["dreamgym-s2r"]!.real).toBeGreaterThanOrEqual(60);
+    expect(results["dreamgym-s2r"]!.reports.map((r) => r.phase).slice(0, 2)).toEqual([
+      "synthetic",
+      "synthetic",
+    ]);
+    expect(results["dreamgym-s2r"]!.reports.at(-1)!.phase).toBe("real");
+    expect(results.real!.synthetic).toBe(0);
+    expect(results.real!.real).toBeGreaterThan(0);
+    // Every iteration was evaluated on the real test tasks (interval 1), with cumulative counts.
+    for (const r of results.dreamgym!.reports) expect(r.evaluation?.episodes).toBe(4);
+    expect(results.dreamgym!.reports.map((r) => r.syntheticTransitions)).toEqual(
+      [...results.dreamgym!.reports.map((r) => r.syntheticTransitions)].sort((a, b) => a - b),
+    );
+  });
+
+  it("behaviour cloning on expert demonstrations beats the untrained policy on household test tasks", async () => {
+    const config = parseRunConfig({
+      method: "bc",
+      domain: "household",
+      seedTasks: 60,
+      demonstrations: 60,
+      evaluation: { episodes: 30 },
+    });
+    const result = await runTraining(config, {
+      domain: household,
+      buffer: await offlineBuffer(),
+      model: new EmbeddedExperienceModel({ reasoning: true }),
+    });
+    expect(result.realTransitions).toBe(0);
+    expect(result.final.successRate).toBeGreaterThan(result.untrained.successRate + 0.3);
+  });
+});
