@@ -1,6 +1,7 @@
 import { Command } from "commander";
 import { registerDataCommands } from "./commands/data";
 import { registerExperienceCommands } from "./commands/experience";
+import { registerTrainCommands } from "./commands/train";
 
 const program = new Command()
   .name("dreamgym")
@@ -10,6 +11,7 @@ const program = new Command()
 
 registerDataCommands(program);
 registerExperienceCommands(program);
+registerTrainCommands(program);
 
 program
   .parseAsync()
