@@ -105,4 +105,38 @@ describe("runTraining", () => {
     expect(result.realTransitions).toBe(0);
     expect(result.final.successRate).toBeGreaterThan(result.untrained.successRate + 0.3);
   });
+
+  it("resumes from the state of its last finished iteration", async () => {
+    const config = { ...tiny("dreamgym"), iterations: 3 };
+    const deps = {
+      domain: household,
+      model: new EmbeddedExperienceModel({ reasoning: true }),
+      generator: embeddedTaskGenerator("household"),
+    };
+    const first: IterationReport[] = [];
+    const crashed = new Error("worker died");
+    await expect(
+      runTraining(config, {
+        ...deps,
+        buffer: await offlineBuffer(),
+        onIteration: (r) => {
+          first.push(r);
+          if (r.iteration === 1) throw crashed;
+        },
+      }),
+    ).rejects.toThrow("worker died");
+    const state = first[0]!.state;
+    expect(state.iterations).toBe(1);
+    const resumed: IterationReport[] = [];
+    const result = await runTraining(config, {
+      ...deps,
+      buffer: await offlineBuffer(),
+      resume: state,
+      onIteration: (r) => void resumed.push(r),
+    });
+    expect(resumed.map((r) => r.iteration)).toEqual([2, 3]);
+    expect(result.iterations).toBe(3);
+    expect(result.syntheticTransitions).toBe(resumed.at(-1)!.syntheticTransitions);
+    expect(resumed[0]!.syntheticTransitions).toBeGreaterThan(state.syntheticTransitions);
+  });
 });

@@ -1,10 +1,10 @@
 import type { TaskGenerator } from "../curriculum/generator";
 import type { TaskIterationStats } from "../curriculum/valueTable";
-import { TaskValueTable } from "../curriculum/valueTable";
+import { TaskValueTable, type TaskValueTableSnapshot } from "../curriculum/valueTable";
 import type { RealDomain } from "../envs/domain";
 import { SyntheticEnvironment } from "../experience/synthetic";
 import type { ExperienceModel, ExperienceSettings } from "../experience/types";
-import { type PolicyCheckpoint, saveCheckpoint } from "../policy/checkpoint";
+import { loadCheckpoint, type PolicyCheckpoint, saveCheckpoint } from "../policy/checkpoint";
 import { LinearSoftmaxPolicy } from "../policy/linearSoftmax";
 import { replayDecisions } from "../policy/replayDecisions";
 import type { ReplayBuffer } from "../replay/buffer";
@@ -15,7 +15,18 @@ import type { RunConfig } from "./config";
 import { type EvaluationResult, evaluatePolicy } from "./evaluate";
 import { trainingIteration } from "./iteration";
 import { grpoLearner, type Learner, ppoLearner } from "./learner";
-import { rollout } from "./rollout";
+import { type Episode, rollout } from "./rollout";
+
+/** Where a run stands after an iteration: enough to resume it there after a crash. */
+export interface RunState {
+  iterations: number;
+  realTransitions: number;
+  syntheticTransitions: number;
+  policy: PolicyCheckpoint;
+  values: TaskValueTableSnapshot;
+  /** Curriculum variations written so far (the pool is the seed tasks plus these). */
+  generated: Task[];
+}
 
 export interface IterationReport {
   phase: "synthetic" | "real";
@@ -28,7 +39,10 @@ export interface IterationReport {
   taskStats: TaskIterationStats[];
   update: UpdateStats;
   generated: Task[];
+  /** The iteration's rollouts, for the store (with the real environment's answers where it has one). */
+  episodes: Episode[];
   evaluation?: EvaluationResult;
+  state: RunState;
 }
 
 export interface RunDeps {
@@ -39,6 +53,8 @@ export interface RunDeps {
   generator?: TaskGenerator;
   onIteration?: (report: IterationReport) => Promise<void> | void;
   signal?: AbortSignal;
+  /** Continue a run from the state of its last finished iteration. */
+  resume?: RunState;
 }
 
 export interface RunResult {
@@ -73,16 +89,19 @@ export function experienceSettings(config: RunConfig): ExperienceSettings {
 export async function runTraining(config: RunConfig, deps: RunDeps): Promise<RunResult> {
   const started = performance.now();
   const { domain } = deps;
-  const policy = new LinearSoftmaxPolicy({ candidates: domain.candidateActions, seed: config.seed });
+  const policy = deps.resume
+    ? loadCheckpoint(deps.resume.policy, domain.candidateActions).policy
+    : new LinearSoftmaxPolicy({ candidates: domain.candidateActions, seed: config.seed });
   const testTasks = domain.tasks("test", config.evaluation.episodes);
   const evaluate = (key: string) =>
     evaluatePolicy(domain, policy, testTasks, { greedy: config.evaluation.greedy, key });
   const untrained = await evaluate("eval:untrained");
-  let realTransitions = 0;
-  let syntheticTransitions = 0;
-  let iterations = 0;
+  let realTransitions = deps.resume?.realTransitions ?? 0;
+  let syntheticTransitions = deps.resume?.syntheticTransitions ?? 0;
+  let iterations = deps.resume?.iterations ?? 0;
+  let generated: Task[] = deps.resume?.generated ?? [];
 
-  if (config.method === "bc") {
+  if (config.method === "bc" && !deps.resume) {
     const decisions = [];
     for (let i = 0; i < config.demonstrations; i++) {
       const task = domain.task("train", i % config.seedTasks);
@@ -97,8 +116,8 @@ export async function runTraining(config: RunConfig, deps: RunDeps): Promise<Run
       config.algorithm === "grpo"
         ? grpoLearner(policy, { learningRate: config.learningRate, seed: config.seed })
         : ppoLearner(policy, { learningRate: config.learningRate, seed: config.seed });
-    const values = new TaskValueTable();
-    let pool: Task[] = domain.tasks("train", config.seedTasks);
+    const values = deps.resume ? TaskValueTable.fromSnapshot(deps.resume.values) : new TaskValueTable();
+    const seedTasks = domain.tasks("train", config.seedTasks);
     const settings = {
       tasksPerBatch: config.tasksPerBatch,
       groupSize: config.groupSize,
@@ -151,9 +170,9 @@ export async function runTraining(config: RunConfig, deps: RunDeps): Promise<Run
           },
           settings,
           iterations,
-          pool,
+          [...seedTasks, ...generated],
         );
-        pool = [...pool, ...result.generated];
+        generated = [...generated, ...result.generated];
         if (phase === "real") realTransitions += result.transitions;
         else syntheticTransitions += result.transitions;
         iterations++;
@@ -168,7 +187,16 @@ export async function runTraining(config: RunConfig, deps: RunDeps): Promise<Run
           taskStats: result.taskStats,
           update: result.update,
           generated: result.generated,
+          episodes: result.episodes.map((e) => e.episode),
           ...(due ? { evaluation: await evaluate(`eval:it${iterations}`) } : {}),
+          state: {
+            iterations,
+            realTransitions,
+            syntheticTransitions,
+            policy: saveCheckpoint(policy),
+            values: values.snapshot(),
+            generated,
+          },
         });
       }
     }
