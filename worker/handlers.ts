@@ -6,6 +6,7 @@ import { writeTeacherTraces } from "@/server/experience/teacherTraces";
 import type { JobContext, JobHandlers } from "@/server/queue/worker";
 import { indexPending, rebuildIndex } from "@/server/replay/indexing";
 import { withReplayStore } from "@/server/replay/replayStore";
+import { trainJob } from "@/server/train/trainJob";
 import { importTrajectoriesFile } from "@/server/trajectories/importTrajectories";
 
 /** New steps go into the replay buffer as part of the job that wrote them, so retrieval sees them at once. */
@@ -45,6 +46,7 @@ export function createHandlers(): JobHandlers {
       const result = payload.rebuild ? await rebuildIndex(ctx.db, hooks) : await indexPending(ctx.db, hooks);
       return { indexed: result.indexed, total: result.total };
     },
+    train: (payload, ctx) => trainJob(payload.runId, ctx),
     async teacher(payload, ctx) {
       await indexNewSteps(ctx, 0, 0.05);
       const settings = { ...DEFAULT_EXPERIENCE_SETTINGS, k: payload.k, sources: ["offline" as const] };

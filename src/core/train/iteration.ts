@@ -82,6 +82,8 @@ export async function trainingIteration(
       );
     }
     groups.push(group);
+    // Let timers run between groups (the worker's lease heartbeat): rollouts in memory never wait on I/O.
+    await new Promise((resolve) => setTimeout(resolve, 0));
   }
   const update = deps.learner.update(groups.map((g) => g.map((e) => e.decisions)));
   const episodes = groups.flat();

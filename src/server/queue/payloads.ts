@@ -33,11 +33,15 @@ export const TeacherPayload = z.object({
   k: z.number().int().min(0).max(50).default(4),
 });
 
+/** Run (or resume) a training run: its config is on the Run row. */
+export const TrainPayload = z.object({ runId: z.string().min(1) });
+
 export const JobPayloads = {
   import: ImportPayload,
   collect: CollectPayload,
   index: IndexPayload,
   teacher: TeacherPayload,
+  train: TrainPayload,
 } as const;
 
 export type JobType = keyof typeof JobPayloads;

@@ -1,0 +1,187 @@
+import { z } from "zod";
+import type { RealDomain } from "@/core/envs/domain";
+import { realAnswers } from "@/core/experience/realCheck";
+import type { RunConfig } from "@/core/train/config";
+import type { IterationReport, RunState } from "@/core/train/run";
+import type { Task } from "@/core/types";
+import type { Db } from "../db";
+import { enqueue } from "../queue/queue";
+import { saveEpisodes } from "../trajectories/saveEpisodes";
+
+/** A run row and the job that runs it; the web calls this, the worker does the work. */
+export async function createRun(db: Db, config: RunConfig): Promise<{ runId: string; jobId: string }> {
+  const run = await db.run.create({
+    data: {
+      name: config.name || `${config.domain} ${config.method} ${config.algorithm}`,
+      method: config.method,
+      domain: config.domain,
+      algorithm: config.method === "bc" ? "bc" : config.algorithm,
+      config: config as object,
+    },
+  });
+  try {
+    const job = await enqueue(db, "train", { runId: run.id });
+    return { runId: run.id, jobId: job.id };
+  } catch (error) {
+    await db.run.delete({ where: { id: run.id } });
+    throw error;
+  }
+}
+
+const StoredRunState = z.object({
+  iterations: z.number().int().min(0),
+  realTransitions: z.number().int().min(0),
+  syntheticTransitions: z.number().int().min(0),
+  policy: z.unknown(),
+  values: z.unknown(),
+  generated: z.array(z.object({ id: z.string() }).passthrough()),
+});
+
+/** The state of the last finished iteration, or undefined for a run that has not finished one. */
+export async function loadRunState(db: Db, runId: string): Promise<RunState | undefined> {
+  const checkpoint = await db.checkpoint.findFirst({ where: { runId }, orderBy: { iteration: "desc" } });
+  if (!checkpoint) return undefined;
+  const parsed = StoredRunState.safeParse(checkpoint.state);
+  if (!parsed.success)
+    throw new Error(
+      `checkpoint of run ${runId} at iteration ${checkpoint.iteration} is unreadable: ${parsed.error.message}`,
+    );
+  return parsed.data as unknown as RunState;
+}
+
+/**
+ * Removes what a crashed iteration wrote after the last checkpoint (its trajectories, metrics and task statistics),
+ * so that resuming from the checkpoint duplicates nothing.
+ */
+export async function discardAfter(db: Db, runId: string, iteration: number): Promise<void> {
+  await db.$transaction([
+    db.trajectory.deleteMany({ where: { runId, iteration: { gt: iteration } } }),
+    db.runMetric.deleteMany({ where: { runId, iteration: { gt: iteration } } }),
+    db.taskStat.deleteMany({ where: { runId, iteration: { gt: iteration } } }),
+  ]);
+}
+
+async function ensureGeneratedTasks(db: Db, runId: string, tasks: Task[]): Promise<void> {
+  if (tasks.length === 0) return;
+  const known = new Set(
+    (await db.task.findMany({ where: { id: { in: tasks.map((t) => t.id) } }, select: { id: true } })).map(
+      (t) => t.id,
+    ),
+  );
+  const missing = tasks.filter((t) => !known.has(t.id));
+  // Parents first, so that the lineage foreign key holds within one batch.
+  missing.sort((a, b) => (a.generation ?? 0) - (b.generation ?? 0));
+  for (const t of missing) {
+    await db.task.create({
+      data: {
+        id: t.id,
+        domain: t.domain,
+        instruction: t.instruction,
+        split: t.split,
+        origin: t.origin,
+        goal: (t.goal ?? undefined) as object | undefined,
+        parentId: t.parentId ?? null,
+        generation: t.generation ?? 0,
+        runId,
+      },
+    });
+  }
+}
+
+/**
+ * Records one finished iteration: the rollouts (synthetic ones beside the real environment's answer), then in
+ * one transaction the metrics, the per-task reward statistics, the checkpoint (only the latest is kept) and the
+ * run's progress. A crash before the transaction leaves rollouts that discardAfter removes on resume.
+ */
+export async function recordIteration(
+  db: Db,
+  runId: string,
+  config: RunConfig,
+  domain: RealDomain,
+  report: IterationReport,
+): Promise<void> {
+  const real =
+    report.phase === "synthetic"
+      ? await Promise.all(
+          report.episodes.map((e) =>
+            realAnswers(
+              domain,
+              e.task,
+              e.steps.map((s) => s.action),
+            ),
+          ),
+        )
+      : undefined;
+  await ensureGeneratedTasks(
+    db,
+    runId,
+    report.episodes.map((e) => e.task).filter((t) => t.origin === "generated"),
+  );
+  await saveEpisodes(
+    db,
+    report.episodes,
+    {
+      source: report.phase,
+      policy: `embedded@it${report.iteration - 1}`,
+      purpose: "train",
+      runId,
+      iteration: report.iteration,
+    },
+    real,
+  );
+  // New variations last: their parents were in this batch, whose tasks saveEpisodes has just written.
+  await ensureGeneratedTasks(db, runId, report.generated);
+  const total =
+    config.method === "real"
+      ? config.iterations
+      : config.iterations + (config.method === "dreamgym-s2r" ? 1 : 0);
+  await db.$transaction([
+    db.runMetric.upsert({
+      where: { runId_iteration: { runId, iteration: report.iteration } },
+      create: metricRow(runId, report),
+      update: metricRow(runId, report),
+    }),
+    db.taskStat.createMany({
+      data: report.taskStats.map((s) => ({
+        runId,
+        iteration: report.iteration,
+        taskId: s.taskId,
+        count: s.count,
+        meanReward: s.meanReward,
+        variance: s.variance,
+        successRate: s.successRate,
+      })),
+    }),
+    db.checkpoint.deleteMany({ where: { runId } }),
+    db.checkpoint.create({
+      data: { runId, iteration: report.iteration, state: report.state as unknown as object },
+    }),
+    db.run.update({
+      where: { id: runId },
+      data: {
+        iteration: report.iteration,
+        progress: Math.min(0.99, report.iteration / Math.max(1, total)),
+        realTransitions: report.realTransitions,
+        syntheticTransitions: report.syntheticTransitions,
+      },
+    }),
+  ]);
+}
+
+function metricRow(runId: string, r: IterationReport) {
+  return {
+    runId,
+    iteration: r.iteration,
+    syntheticSuccess: r.phase === "synthetic" ? r.rolloutSuccess : null,
+    realSuccess: r.evaluation?.successRate ?? null,
+    meanReward: r.meanReward,
+    realTransitions: r.realTransitions,
+    syntheticTransitions: r.syntheticTransitions,
+    extra: {
+      phase: r.phase,
+      rolloutSuccess: r.rolloutSuccess,
+      update: r.update,
+      evaluationReward: r.evaluation?.meanReward ?? null,
+    } as object,
+  };
+}

@@ -1,0 +1,105 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { embeddedTaskGenerator } from "@/core/curriculum/embedded";
+import { household } from "@/core/envs/household";
+import { EmbeddedExperienceModel } from "@/core/experience/embedded/embeddedModel";
+import { parseRunConfig } from "@/core/train/config";
+import { runTraining } from "@/core/train/run";
+import { createTestDb, type TestDb } from "../../../tests/helpers/testDb";
+import { createHandlers } from "../../../worker/handlers";
+import { collectOffline } from "../collect/collectOffline";
+import { runOneJob } from "../queue/worker";
+import { offlineBuffer } from "./runDeps";
+import { createRun, recordIteration } from "./runStore";
+
+let t: TestDb;
+beforeEach(async () => {
+  t = await createTestDb();
+  process.env.DREAMGYM_DATA_DIR = t.dir;
+  process.env.LANCEDB_DIR = `${t.dir}/lancedb`;
+  await collectOffline(t.db, {
+    domain: "household",
+    policy: "noisy",
+    episodes: 10,
+    split: "train",
+    epsilon: 0.3,
+    seed: 1,
+    offset: 0,
+  });
+});
+afterEach(async () => {
+  await t.cleanup();
+});
+
+const config = parseRunConfig({
+  method: "dreamgym",
+  domain: "household",
+  iterations: 3,
+  tasksPerBatch: 2,
+  groupSize: 3,
+  seedTasks: 10,
+  evaluation: { interval: 2, episodes: 4 },
+});
+const work = () =>
+  runOneJob({ db: t.db, workerId: "w", handlers: createHandlers(), leaseMs: 60_000, heartbeatMs: 1_000 });
+
+async function assertConsistent(runId: string) {
+  const run = await t.db.run.findUniqueOrThrow({ where: { id: runId } });
+  expect(run.status).toBe("succeeded");
+  expect(run.iteration).toBe(3);
+  const metrics = await t.db.runMetric.findMany({ where: { runId }, orderBy: { iteration: "asc" } });
+  expect(metrics.map((m) => m.iteration)).toEqual([1, 2, 3]);
+  expect(metrics[1]!.realSuccess).not.toBeNull(); // evaluated at iteration 2
+  for (const iteration of [1, 2, 3]) {
+    expect(await t.db.trajectory.count({ where: { runId, iteration } })).toBe(6); // 2 tasks × group of 3, once
+    expect(await t.db.taskStat.count({ where: { runId, iteration } })).toBe(2);
+  }
+  const synthetic = await t.db.trajectory.aggregate({ where: { runId }, _sum: { length: true } });
+  expect(run.syntheticTransitions).toBe(synthetic._sum.length);
+  expect(run.realTransitions).toBe(0);
+  expect(await t.db.checkpoint.count({ where: { runId } })).toBe(1);
+  const step = await t.db.step.findFirstOrThrow({ where: { trajectory: { runId } } });
+  expect(step.model).toBe("embedded-exp-v1");
+  expect(step.realNextState).not.toBeNull();
+  return run;
+}
+
+describe("training runs in the worker", () => {
+  it("run a config to the end, recording metrics, task statistics, rollouts and the latest checkpoint", async () => {
+    const { runId } = await createRun(t.db, config);
+    expect(await work()).toBe(true);
+    const run = await assertConsistent(runId);
+    expect(run.result).toMatchObject({ method: "dreamgym", iterations: 3, realTransitions: 0 });
+  });
+
+  it("resume after a crash mid-iteration, losing and duplicating nothing", async () => {
+    const { runId } = await createRun(t.db, config);
+    const domain = household;
+    // A first worker finishes iteration 1, writes iteration 2's rollouts, and dies before its checkpoint.
+    const crash = new Error("worker died");
+    await expect(
+      runTraining(config, {
+        domain,
+        buffer: await offlineBuffer(t.db, "household"),
+        model: new EmbeddedExperienceModel({ reasoning: true }),
+        generator: embeddedTaskGenerator("household"),
+        onIteration: async (report) => {
+          if (report.iteration === 1) return recordIteration(t.db, runId, config, domain, report);
+          await t.db.trajectory.create({
+            data: {
+              taskId: report.episodes[0]!.task.id,
+              domain: "household",
+              source: "synthetic",
+              runId,
+              iteration: 2,
+            },
+          });
+          throw crash;
+        },
+      }),
+    ).rejects.toThrow("worker died");
+    expect(await t.db.trajectory.count({ where: { runId, iteration: 2 } })).toBe(1);
+    // The run's job now runs in a worker: it discards the half-written iteration 2 and resumes after iteration 1.
+    expect(await work()).toBe(true);
+    await assertConsistent(runId);
+  });
+});

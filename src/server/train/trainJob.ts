@@ -1,0 +1,66 @@
+import { parseRunConfig } from "@/core/train/config";
+import { runTraining } from "@/core/train/run";
+import type { JobContext } from "../queue/worker";
+import { JobCancelled } from "../queue/worker";
+import { runDeps } from "./runDeps";
+import { discardAfter, loadRunState, recordIteration } from "./runStore";
+
+/**
+ * Runs a training run in the worker, from its last finished iteration when it has one: what a crashed attempt
+ * wrote after that checkpoint is discarded first, so nothing is lost or counted twice.
+ */
+export async function trainJob(runId: string, ctx: JobContext) {
+  const { db } = ctx;
+  const run = await db.run.findUnique({ where: { id: runId } });
+  if (!run) throw new Error(`No run with id ${runId}`);
+  if (run.status === "succeeded" || run.status === "cancelled") return { runId, status: run.status };
+  const config = parseRunConfig(run.config, `config of run ${runId}`);
+  const resume = await loadRunState(db, runId);
+  await discardAfter(db, runId, resume?.iterations ?? 0);
+  await db.run.update({
+    where: { id: runId },
+    data: { status: "running", error: null, startedAt: run.startedAt ?? new Date() },
+  });
+  try {
+    const deps = await runDeps(db, config);
+    const result = await runTraining(config, {
+      ...deps,
+      ...(resume ? { resume } : {}),
+      signal: ctx.signal,
+      onIteration: async (report) => {
+        await recordIteration(db, runId, config, deps.domain, report);
+        ctx.progress(
+          Math.min(0.99, report.iteration / Math.max(1, config.iterations)),
+          `iteration ${report.iteration}`,
+        );
+      },
+    });
+    const { checkpoint: _policy, ...summary } = result;
+    await db.run.update({
+      where: { id: runId },
+      data: {
+        status: "succeeded",
+        progress: 1,
+        result: summary as object,
+        finishedAt: new Date(),
+        realTransitions: result.realTransitions,
+        syntheticTransitions: result.syntheticTransitions,
+      },
+    });
+    return { runId, finalSuccess: result.final.successRate, realTransitions: result.realTransitions };
+  } catch (error) {
+    const cancelled = ctx.signal.aborted && ctx.signal.reason instanceof JobCancelled;
+    const lastAttempt = ctx.job.attempts >= ctx.job.maxAttempts;
+    await db.run.update({
+      where: { id: runId },
+      data: cancelled
+        ? { status: "cancelled", finishedAt: new Date() }
+        : {
+            status: lastAttempt ? "failed" : "queued",
+            error: (error as Error).message,
+            ...(lastAttempt ? { finishedAt: new Date() } : {}),
+          },
+    });
+    throw error;
+  }
+}
