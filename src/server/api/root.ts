@@ -1,5 +1,6 @@
 import { bufferRouter } from "./routers/buffer";
 import { jobsRouter } from "./routers/jobs";
+import { runsRouter } from "./routers/runs";
 import { trajectoriesRouter } from "./routers/trajectories";
 import { createCallerFactory, createTRPCRouter } from "./trpc";
 
@@ -8,6 +9,7 @@ export const appRouter = createTRPCRouter({
   trajectories: trajectoriesRouter,
   jobs: jobsRouter,
   buffer: bufferRouter,
+  runs: runsRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -1,0 +1,88 @@
+import { z } from "zod";
+import { RunConfig } from "@/core/train/config";
+import { cancel, enqueue } from "../../queue/queue";
+import { createRun } from "../../train/runStore";
+import { createTRPCRouter, publicProcedure, TRPCError } from "../trpc";
+
+const ACTIVE = ["queued", "running"];
+
+async function activeTrainJobs(db: Parameters<typeof createRun>[0], runId: string) {
+  const jobs = await db.job.findMany({ where: { type: "train", status: { in: ACTIVE } } });
+  return jobs.filter((j) => (j.payload as { runId?: string } | null)?.runId === runId);
+}
+
+export const runsRouter = createTRPCRouter({
+  /** Validates the config (field-level errors for the form) and queues the run for the worker. */
+  create: publicProcedure.input(RunConfig).mutation(({ ctx, input }) => createRun(ctx.db, input)),
+
+  list: publicProcedure
+    .input(
+      z
+        .object({ domain: z.string().optional(), limit: z.number().int().min(1).max(500).default(100) })
+        .prefault({}),
+    )
+    .query(({ ctx, input }) =>
+      ctx.db.run.findMany({
+        where: input.domain ? { domain: input.domain } : {},
+        orderBy: { createdAt: "desc" },
+        take: input.limit,
+        select: {
+          id: true,
+          name: true,
+          method: true,
+          domain: true,
+          algorithm: true,
+          status: true,
+          progress: true,
+          iteration: true,
+          error: true,
+          realTransitions: true,
+          syntheticTransitions: true,
+          createdAt: true,
+          finishedAt: true,
+          result: true,
+        },
+      }),
+    ),
+
+  get: publicProcedure.input(z.object({ id: z.string() })).query(async ({ ctx, input }) => {
+    const run = await ctx.db.run.findUnique({
+      where: { id: input.id },
+      include: { metrics: { orderBy: { iteration: "asc" } } },
+    });
+    if (!run) throw new TRPCError({ code: "NOT_FOUND", message: `No run with id ${input.id}` });
+    return run;
+  }),
+
+  cancel: publicProcedure.input(z.object({ id: z.string() })).mutation(async ({ ctx, input }) => {
+    const jobs = await activeTrainJobs(ctx.db, input.id);
+    let stoppedNow = jobs.length === 0;
+    // A queued job stops at once; a running one at its next heartbeat, and its worker then marks the run.
+    for (const job of jobs) if ((await cancel(ctx.db, job.id)).status === "cancelled") stoppedNow = true;
+    if (stoppedNow)
+      await ctx.db.run.updateMany({
+        where: { id: input.id, status: "queued" },
+        data: { status: "cancelled", finishedAt: new Date() },
+      });
+    return { cancelled: jobs.length };
+  }),
+
+  /** Continues a failed or cancelled run from its last finished iteration. */
+  resume: publicProcedure.input(z.object({ id: z.string() })).mutation(async ({ ctx, input }) => {
+    const run = await ctx.db.run.findUnique({ where: { id: input.id } });
+    if (!run) throw new TRPCError({ code: "NOT_FOUND", message: `No run with id ${input.id}` });
+    if (run.status === "succeeded")
+      throw new TRPCError({
+        code: "BAD_REQUEST",
+        message: "This run has finished; launch a new one instead",
+      });
+    if ((await activeTrainJobs(ctx.db, input.id)).length > 0)
+      throw new TRPCError({ code: "CONFLICT", message: "This run is already queued or running" });
+    await ctx.db.run.update({
+      where: { id: input.id },
+      data: { status: "queued", error: null, finishedAt: null },
+    });
+    const job = await enqueue(ctx.db, "train", { runId: input.id });
+    return { jobId: job.id };
+  }),
+});
