@@ -1,29 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { household } from "../envs/household";
-import { HashNgramEmbedder } from "../replay/hashEmbedder";
-import { MemoryReplayBuffer } from "../replay/memoryBuffer";
-import { episodeTransitions } from "../train/episodeTransitions";
 import { rollout } from "../train/rollout";
-import type { Task, Transition } from "../types";
+import { offlineMemoryBuffer } from "../train/testing";
+import type { Task } from "../types";
 import { EmbeddedExperienceModel } from "./embedded/embeddedModel";
 import { SyntheticEnvironment, type SyntheticStepInfo } from "./synthetic";
 import type { ExperienceInput, ExperienceModel, ExperienceSettings } from "./types";
 
-async function offlineBuffer(episodes: number) {
-  const buffer = new MemoryReplayBuffer(new HashNgramEmbedder());
-  const transitions: Transition[] = [];
-  for (let i = 0; i < episodes; i++) {
-    const episode = await rollout(
-      household.createEnvironment(),
-      household.expert(),
-      household.task("train", i),
-      household.maxSteps,
-    );
-    transitions.push(...episodeTransitions(episode, "offline", `t${i}`));
-  }
-  await buffer.add(transitions);
-  return buffer;
-}
+const offlineBuffer = (episodes: number) =>
+  offlineMemoryBuffer(household, episodes, () => household.expert());
 
 const initialState = (task: Task) => household.createEnvironment().reset(task);
 

@@ -5,25 +5,13 @@ import { household } from "../envs/household";
 import { EmbeddedExperienceModel } from "../experience/embedded/embeddedModel";
 import { SyntheticEnvironment } from "../experience/synthetic";
 import { LinearSoftmaxPolicy } from "../policy/linearSoftmax";
-import { HashNgramEmbedder } from "../replay/hashEmbedder";
-import { MemoryReplayBuffer } from "../replay/memoryBuffer";
-import { episodeTransitions } from "./episodeTransitions";
 import { trainingIteration } from "./iteration";
 import { grpoLearner } from "./learner";
-import { rollout } from "./rollout";
+import { offlineMemoryBuffer } from "./testing";
 
 describe("a DreamGym iteration", () => {
   it("rolls out groups in the synthetic environment, updates the policy, grows the buffer and the curriculum", async () => {
-    const buffer = new MemoryReplayBuffer(new HashNgramEmbedder());
-    for (let i = 0; i < 12; i++) {
-      const episode = await rollout(
-        household.createEnvironment(),
-        household.noisy(i, 0.3),
-        household.task("train", i),
-        50,
-      );
-      await buffer.add(episodeTransitions(episode, "offline", `o${i}`));
-    }
+    const buffer = await offlineMemoryBuffer(household, 12);
     const offline = buffer.size;
     const policy = new LinearSoftmaxPolicy({ candidates: household.candidateActions, seed: 3 });
     const before = Float32Array.from(policy.weights);

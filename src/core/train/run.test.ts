@@ -2,26 +2,11 @@ import { describe, expect, it } from "vitest";
 import { embeddedTaskGenerator } from "../curriculum/embedded";
 import { household } from "../envs/household";
 import { EmbeddedExperienceModel } from "../experience/embedded/embeddedModel";
-import { HashNgramEmbedder } from "../replay/hashEmbedder";
-import { MemoryReplayBuffer } from "../replay/memoryBuffer";
 import { parseRunConfig, type RunMethod } from "./config";
-import { episodeTransitions } from "./episodeTransitions";
-import { rollout } from "./rollout";
 import { type IterationReport, runTraining } from "./run";
+import { offlineMemoryBuffer } from "./testing";
 
-async function offlineBuffer() {
-  const buffer = new MemoryReplayBuffer(new HashNgramEmbedder());
-  for (let i = 0; i < 10; i++) {
-    const episode = await rollout(
-      household.createEnvironment(),
-      household.noisy(i, 0.3),
-      household.task("train", i),
-      50,
-    );
-    await buffer.add(episodeTransitions(episode, "offline", `o${i}`));
-  }
-  return buffer;
-}
+const offlineBuffer = () => offlineMemoryBuffer(household, 10);
 
 const tiny = (method: RunMethod) =>
   parseRunConfig({

@@ -7,10 +7,10 @@ import { MemoryReplayBuffer } from "@/core/replay/memoryBuffer";
 import type { RunConfig } from "@/core/train/config";
 import type { RunDeps } from "@/core/train/run";
 import { experienceSettings } from "@/core/train/run";
-import type { TrajectorySource, Transition } from "@/core/types";
 import { config as appConfig } from "@/env";
 import type { Db } from "../db";
 import { createExperienceModel, createLlm } from "../experience/backends";
+import { STEP_SELECT, stepToTransition } from "../replay/sync";
 
 /**
  * A run's replay buffer: the domain's offline transitions from the database, in memory. Exact search over a few
@@ -20,45 +20,14 @@ import { createExperienceModel, createLlm } from "../experience/backends";
 export async function offlineBuffer(db: Db, domain: string): Promise<MemoryReplayBuffer> {
   const steps = await db.step.findMany({
     where: { trajectory: { domain, source: "offline" } },
-    select: {
-      id: true,
-      state: true,
-      stateActions: true,
-      action: true,
-      nextState: true,
-      nextActions: true,
-      reward: true,
-      done: true,
-      success: true,
-      valid: true,
-      trajectory: { select: { source: true, taskId: true, task: { select: { instruction: true } } } },
-    },
+    select: STEP_SELECT,
   });
   if (steps.length === 0) {
     throw new Error(
       `no offline transitions for domain "${domain}": run \`npm run cli -- seed\` or \`npm run cli -- collect --domain ${domain} …\` first`,
     );
   }
-  const list = (v: unknown) =>
-    Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : undefined;
-  const transitions: Transition[] = steps.map((s) => {
-    const stateActions = list(s.stateActions);
-    const nextActions = list(s.nextActions);
-    return {
-      id: s.id,
-      domain,
-      instruction: s.trajectory.task.instruction,
-      source: s.trajectory.source as TrajectorySource,
-      taskId: s.trajectory.taskId,
-      state: stateActions ? { text: s.state, actions: stateActions } : { text: s.state },
-      action: s.action,
-      next: nextActions ? { text: s.nextState, actions: nextActions } : { text: s.nextState },
-      reward: s.reward,
-      done: s.done,
-      success: s.success,
-      valid: s.valid,
-    };
-  });
+  const transitions = steps.map(stepToTransition);
   const buffer = new MemoryReplayBuffer(new HashNgramEmbedder());
   await buffer.add(transitions);
   return buffer;

@@ -3,10 +3,9 @@ import type { RealDomain } from "@/core/envs/domain";
 import { realAnswers } from "@/core/experience/realCheck";
 import type { RunConfig } from "@/core/train/config";
 import type { IterationReport, RunState } from "@/core/train/run";
-import type { Task } from "@/core/types";
 import type { Db } from "../db";
 import { enqueue } from "../queue/queue";
-import { saveEpisodes } from "../trajectories/saveEpisodes";
+import { ensureTasks, saveEpisodes } from "../trajectories/saveEpisodes";
 
 /** A run row and the job that runs it; the web calls this, the worker does the work. */
 export async function createRun(db: Db, config: RunConfig): Promise<{ runId: string; jobId: string }> {
@@ -61,33 +60,6 @@ export async function discardAfter(db: Db, runId: string, iteration: number): Pr
   ]);
 }
 
-async function ensureGeneratedTasks(db: Db, runId: string, tasks: Task[]): Promise<void> {
-  if (tasks.length === 0) return;
-  const known = new Set(
-    (await db.task.findMany({ where: { id: { in: tasks.map((t) => t.id) } }, select: { id: true } })).map(
-      (t) => t.id,
-    ),
-  );
-  const missing = tasks.filter((t) => !known.has(t.id));
-  // Parents first, so that the lineage foreign key holds within one batch.
-  missing.sort((a, b) => (a.generation ?? 0) - (b.generation ?? 0));
-  for (const t of missing) {
-    await db.task.create({
-      data: {
-        id: t.id,
-        domain: t.domain,
-        instruction: t.instruction,
-        split: t.split,
-        origin: t.origin,
-        goal: (t.goal ?? undefined) as object | undefined,
-        parentId: t.parentId ?? null,
-        generation: t.generation ?? 0,
-        runId,
-      },
-    });
-  }
-}
-
 /**
  * Records one finished iteration: the rollouts (synthetic ones beside the real environment's answer), then in
  * one transaction the metrics, the per-task reward statistics, the checkpoint (only the latest is kept) and the
@@ -112,11 +84,6 @@ export async function recordIteration(
           ),
         )
       : undefined;
-  await ensureGeneratedTasks(
-    db,
-    runId,
-    report.episodes.map((e) => e.task).filter((t) => t.origin === "generated"),
-  );
   await saveEpisodes(
     db,
     report.episodes,
@@ -130,7 +97,7 @@ export async function recordIteration(
     real,
   );
   // New variations last: their parents were in this batch, whose tasks saveEpisodes has just written.
-  await ensureGeneratedTasks(db, runId, report.generated);
+  await ensureTasks(db, report.generated, runId);
   const total =
     config.method === "real"
       ? config.iterations

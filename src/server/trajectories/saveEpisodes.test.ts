@@ -4,10 +4,8 @@ import { EmbeddedExperienceModel } from "@/core/experience/embedded/embeddedMode
 import { realAnswers } from "@/core/experience/realCheck";
 import { SyntheticEnvironment } from "@/core/experience/synthetic";
 import type { ExperienceModel } from "@/core/experience/types";
-import { HashNgramEmbedder } from "@/core/replay/hashEmbedder";
-import { MemoryReplayBuffer } from "@/core/replay/memoryBuffer";
-import { episodeTransitions } from "@/core/train/episodeTransitions";
 import { rollout } from "@/core/train/rollout";
+import { offlineMemoryBuffer } from "@/core/train/testing";
 import type { Task } from "@/core/types";
 import { createTestDb, type TestDb } from "../../../tests/helpers/testDb";
 import { saveEpisodes } from "./saveEpisodes";
@@ -24,16 +22,7 @@ const reset = (task: Task) => household.createEnvironment().reset(task);
 
 describe("saving synthetic episodes", () => {
   it("stores each prediction beside the real environment's answer, with the model, latency and neighbours", async () => {
-    const buffer = new MemoryReplayBuffer(new HashNgramEmbedder());
-    for (let i = 0; i < 10; i++) {
-      const episode = await rollout(
-        household.createEnvironment(),
-        household.noisy(i, 0.2),
-        household.task("train", i),
-        50,
-      );
-      await buffer.add(episodeTransitions(episode, "offline", `o${i}`));
-    }
+    const buffer = await offlineMemoryBuffer(household, 10, (i) => household.noisy(i, 0.2));
     const settings = { k: 4, historyWindow: 4, reasoning: true };
     const env = new SyntheticEnvironment(
       "household",

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Episode } from "@/core/train/rollout";
-import type { StepResult, TrajectorySource } from "@/core/types";
+import type { StepResult, Task, TrajectorySource } from "@/core/types";
 import type { Db } from "../db";
 import { insertSteps, type StepRow } from "./insertSteps";
 
@@ -13,15 +13,21 @@ export interface EpisodeMeta {
   group?: number;
 }
 
-/** Task rows for episodes, created once (tasks are immutable once written: their ids are stable). */
-async function ensureTasks(db: Db, episodes: Episode[]): Promise<void> {
-  const tasks = new Map(episodes.map((e) => [e.task.id, e.task]));
+/**
+ * Task rows, created once (tasks are immutable once written: their ids are stable). Parents go before their
+ * variations so that the lineage key holds; a run's curriculum variations carry the run's id.
+ */
+export async function ensureTasks(db: Db, tasks: readonly Task[], runId?: string): Promise<void> {
+  const unique = new Map(tasks.map((t) => [t.id, t]));
+  if (unique.size === 0) return;
   const known = new Set(
-    (await db.task.findMany({ where: { id: { in: [...tasks.keys()] } }, select: { id: true } })).map(
+    (await db.task.findMany({ where: { id: { in: [...unique.keys()] } }, select: { id: true } })).map(
       (t) => t.id,
     ),
   );
-  const missing = [...tasks.values()].filter((t) => !known.has(t.id));
+  const missing = [...unique.values()]
+    .filter((t) => !known.has(t.id))
+    .sort((a, b) => (a.generation ?? 0) - (b.generation ?? 0));
   if (missing.length === 0) return;
   await db.task.createMany({
     data: missing.map((t) => ({
@@ -33,6 +39,7 @@ async function ensureTasks(db: Db, episodes: Episode[]): Promise<void> {
       goal: (t.goal ?? undefined) as object | undefined,
       parentId: t.parentId ?? null,
       generation: t.generation ?? 0,
+      runId: t.origin === "generated" ? (runId ?? null) : null,
     })),
   });
 }
@@ -79,7 +86,11 @@ export async function saveEpisodes(
   real?: (StepResult | undefined)[][],
 ): Promise<string[]> {
   if (episodes.length === 0) return [];
-  await ensureTasks(db, episodes);
+  await ensureTasks(
+    db,
+    episodes.map((e) => e.task),
+    meta.runId,
+  );
   const ids = episodes.map(() => randomUUID());
   const trajectories = episodes.map((episode, i) => ({
     id: ids[i] as string,
