@@ -1,4 +1,4 @@
-import type { Environment, Observation, Policy, Split, Task } from "../types";
+import type { Environment, Observation, Policy, Split, Task, TaskOrigin } from "../types";
 
 /**
  * A real text environment with everything the rest of DreamGym needs from it: its tasks (train and held-out
@@ -21,4 +21,28 @@ export interface RealDomain {
   random(seed: number): Policy;
   /** The expert, but with probability epsilon a random candidate action instead. */
   noisy(seed: number, epsilon: number): Policy;
+}
+
+/** Identity and lineage of a task built around a goal (a seed task or a curriculum variation). */
+export interface TaskMeta {
+  id: string;
+  split: Split;
+  origin?: TaskOrigin;
+  parentId?: string;
+  generation?: number;
+}
+
+/** A Task around an already validated goal, with lineage filled in the same way in every domain. */
+export function taskFromGoal(domain: string, instruction: string, goal: unknown, meta: TaskMeta): Task {
+  const task: Task = {
+    id: meta.id,
+    domain,
+    instruction,
+    split: meta.split,
+    origin: meta.origin ?? "generated",
+    goal,
+    generation: meta.generation ?? 0,
+  };
+  if (meta.parentId !== undefined) task.parentId = meta.parentId;
+  return task;
 }

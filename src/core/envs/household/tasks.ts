@@ -1,5 +1,6 @@
-import type { Split, Task, TaskOrigin } from "../../types";
+import type { Split, Task } from "../../types";
 import { hashString, Rng } from "../../util/random";
+import { type TaskMeta, taskFromGoal } from "../domain";
 import {
   APPLIANCE,
   ROOM_KINDS,
@@ -55,28 +56,12 @@ export function targetChoices(type: TaskType, kind: RoomKind, object: string): s
   return homes.filter((cls) => cls !== APPLIANCE[type]);
 }
 
-export interface HouseholdTaskMeta {
-  id: string;
-  split: Split;
-  origin?: TaskOrigin;
-  parentId?: string;
-  generation?: number;
-}
+export type HouseholdTaskMeta = TaskMeta;
 
 /** A task for any valid goal (e.g. a curriculum variation); throws a HouseholdGoalError for an unsolvable goal. */
 export function householdTaskFromGoal(goal: unknown, meta: HouseholdTaskMeta): Task {
   const valid = validateHouseholdGoal(goal);
-  const task: Task = {
-    id: meta.id,
-    domain: "household",
-    instruction: householdInstruction(valid),
-    split: meta.split,
-    origin: meta.origin ?? "generated",
-    goal: valid,
-    generation: meta.generation ?? 0,
-  };
-  if (meta.parentId !== undefined) task.parentId = meta.parentId;
-  return task;
+  return taskFromGoal("household", householdInstruction(valid), valid, meta);
 }
 
 export function householdTask(split: Split, index: number): Task {

@@ -3,8 +3,9 @@
  * its option values, and a budget a little above its price. Generated goals (curriculum variations) go through
  * the same validation, so every task the shop accepts can score 1.
  */
-import type { Split, Task, TaskOrigin } from "../../types";
+import type { Split, Task } from "../../types";
 import { hashString, Rng } from "../../util/random";
+import { type TaskMeta, taskFromGoal } from "../domain";
 import { getCatalog, getProduct, type Product } from "./catalog";
 import { ShopGoal } from "./goal-schema";
 import { attributeMatched } from "./reward";
@@ -183,12 +184,7 @@ export function makeShopGoal(spec: {
   return validateShopGoal({ ...identity(product), ...spec, mentionBrand: spec.mentionBrand ?? false });
 }
 
-export interface ShopTaskMeta {
-  id: string;
-  split: Split;
-  origin?: TaskOrigin;
-  parentId?: string;
-  generation?: number;
+export interface ShopTaskMeta extends TaskMeta {
   /** Defaults to a WebShop-style instruction rendered from the goal. */
   instruction?: string;
 }
@@ -196,17 +192,12 @@ export interface ShopTaskMeta {
 /** A Task around a goal; throws ShopGoalError if the goal cannot be scored to 1 in this catalog. */
 export function shopTaskFromGoal(goal: unknown, meta: ShopTaskMeta): Task {
   const valid = validateShopGoal(goal);
-  const task: Task = {
-    id: meta.id,
-    domain: SHOP_DOMAIN,
-    instruction: meta.instruction ?? instructionFor(valid, hashString(meta.id)),
-    split: meta.split,
-    origin: meta.origin ?? "generated",
-    goal: valid,
-    generation: meta.generation ?? 0,
-  };
-  if (meta.parentId !== undefined) task.parentId = meta.parentId;
-  return task;
+  return taskFromGoal(
+    SHOP_DOMAIN,
+    meta.instruction ?? instructionFor(valid, hashString(meta.id)),
+    valid,
+    meta,
+  );
 }
 
 /** Seed task `index` of a split; test goals come from products never used for train goals. */
