@@ -63,7 +63,7 @@ export async function discardAfter(db: Db, runId: string, iteration: number): Pr
 /**
  * Records one finished iteration: the rollouts (synthetic ones beside the real environment's answer), then in
  * one transaction the metrics, the per-task reward statistics, the checkpoint (only the latest is kept) and the
- * run's progress. A crash before the transaction leaves rollouts that discardAfter removes on resume.
+ * run's progress, which it returns. A crash before the transaction leaves rollouts that discardAfter removes on resume.
  */
 export async function recordIteration(
   db: Db,
@@ -71,7 +71,7 @@ export async function recordIteration(
   config: RunConfig,
   domain: RealDomain,
   report: IterationReport,
-): Promise<void> {
+): Promise<number> {
   const real =
     report.phase === "synthetic"
       ? await Promise.all(
@@ -98,10 +98,10 @@ export async function recordIteration(
   );
   // New variations last: their parents were in this batch, whose tasks saveEpisodes has just written.
   await ensureTasks(db, report.generated, runId);
-  const total =
-    config.method === "real"
-      ? config.iterations
-      : config.iterations + (config.method === "dreamgym-s2r" ? 1 : 0);
+  const progress = Math.min(
+    0.99,
+    report.iteration / Math.max(1, config.iterations + (config.method === "dreamgym-s2r" ? 1 : 0)),
+  );
   await db.$transaction([
     db.runMetric.upsert({
       where: { runId_iteration: { runId, iteration: report.iteration } },
@@ -127,12 +127,13 @@ export async function recordIteration(
       where: { id: runId },
       data: {
         iteration: report.iteration,
-        progress: Math.min(0.99, report.iteration / Math.max(1, total)),
+        progress,
         realTransitions: report.realTransitions,
         syntheticTransitions: report.syntheticTransitions,
       },
     }),
   ]);
+  return progress;
 }
 
 function metricRow(runId: string, r: IterationReport) {

@@ -83,7 +83,10 @@ describe("training runs in the worker", () => {
         model: new EmbeddedExperienceModel({ reasoning: true }),
         generator: embeddedTaskGenerator("household"),
         onIteration: async (report) => {
-          if (report.iteration === 1) return recordIteration(t.db, runId, config, domain, report);
+          if (report.iteration === 1) {
+            await recordIteration(t.db, runId, config, domain, report);
+            return;
+          }
           await t.db.trajectory.create({
             data: {
               taskId: report.episodes[0]!.task.id,

@@ -28,11 +28,8 @@ export async function trainJob(runId: string, ctx: JobContext) {
       ...(resume ? { resume } : {}),
       signal: ctx.signal,
       onIteration: async (report) => {
-        await recordIteration(db, runId, config, deps.domain, report);
-        ctx.progress(
-          Math.min(0.99, report.iteration / Math.max(1, config.iterations)),
-          `iteration ${report.iteration}`,
-        );
+        const progress = await recordIteration(db, runId, config, deps.domain, report);
+        ctx.progress(progress, `iteration ${report.iteration}`);
       },
     });
     const { checkpoint: _policy, ...summary } = result;

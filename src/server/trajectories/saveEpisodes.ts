@@ -92,6 +92,13 @@ export async function saveEpisodes(
     meta.runId,
   );
   const ids = episodes.map(() => randomUUID());
+  // A run's rollouts of one task form its GRPO group: number them within the task, not across the batch.
+  const seen = new Map<string, number>();
+  const groupIndex = episodes.map((e) => {
+    const n = seen.get(e.task.id) ?? 0;
+    seen.set(e.task.id, n + 1);
+    return n;
+  });
   const trajectories = episodes.map((episode, i) => ({
     id: ids[i] as string,
     taskId: episode.task.id,
@@ -101,7 +108,7 @@ export async function saveEpisodes(
     policy: meta.policy,
     runId: meta.runId ?? null,
     iteration: meta.iteration ?? null,
-    group: meta.group ?? (meta.runId ? i : null),
+    group: meta.group ?? (meta.runId ? (groupIndex[i] as number) : null),
     totalReward: episode.totalReward,
     success: episode.success,
     length: episode.steps.length,
