@@ -2,6 +2,8 @@ import type { Command } from "commander";
 import { collectOffline } from "@/server/collect/collectOffline";
 import { seedDemoIfEmpty } from "@/server/demo/seedDemo";
 import { indexPending, rebuildIndex } from "@/server/replay/indexing";
+import { reconcile } from "@/server/replay/reconcile";
+import { withReplayStore } from "@/server/replay/replayStore";
 import { importTrajectoriesFile } from "@/server/trajectories/importTrajectories";
 import { choice, DOMAINS, database, nonNegativeInt, positiveInt, printJson, probability } from "../args";
 import { progressBar } from "../progress";
@@ -69,6 +71,16 @@ export function registerDataCommands(program: Command) {
     .command("index")
     .description("write steps that the replay buffer does not have yet into LanceDB")
     .action(async () => printJson(await indexWithProgress(await database(), false)));
+
+  program
+    .command("reconcile")
+    .description(
+      "repair drift between the database and LanceDB (rows of deleted steps, steps whose rows are missing)",
+    )
+    .action(async () => {
+      const db = await database();
+      printJson(await withReplayStore(db, (store) => reconcile(db, store)));
+    });
 
   program
     .command("reindex")

@@ -46,10 +46,6 @@ export const JobPayloads = {
 
 export type JobType = keyof typeof JobPayloads;
 export type JobPayload<T extends JobType> = z.infer<(typeof JobPayloads)[T]>;
-export const JOB_TYPES = Object.keys(JobPayloads) as JobType[];
-
-export const JobStatus = z.enum(["queued", "running", "succeeded", "failed", "cancelled"]);
-export type JobStatus = z.infer<typeof JobStatus>;
 
 export function parsePayload<T extends JobType>(type: T, payload: unknown): JobPayload<T> {
   const schema = JobPayloads[type];
