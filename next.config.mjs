@@ -8,6 +8,8 @@ const nextConfig = {
     "@prisma/adapter-libsql",
     "apache-arrow",
   ],
+  // Parallel e2e servers (one per port) each build into their own folder.
+  distDir: process.env.NEXT_DIST_DIR || ".next",
   poweredByHeader: false,
   reactStrictMode: true,
   typescript: { ignoreBuildErrors: true }, // `npm test` runs tsc --noEmit; the build need not do it twice

@@ -10,14 +10,14 @@ const PORT = Number(process.env.E2E_PORT ?? 3100);
 // The config is loaded by the runner and again by each test worker; only the first load (which has not set the
 // variable yet) picks a fresh folder and clears old ones, and the workers inherit its choice.
 if (!process.env.E2E_DATA_DIR) {
-  fs.rmSync(path.resolve("e2e/.artifacts"), { recursive: true, force: true });
-  process.env.E2E_DATA_DIR = path.resolve(`e2e/.artifacts/data-${Date.now()}`);
+  fs.rmSync(path.resolve(`e2e/.artifacts/${PORT}`), { recursive: true, force: true });
+  process.env.E2E_DATA_DIR = path.resolve(`e2e/.artifacts/${PORT}/data-${Date.now()}`);
 }
 const dataDir = process.env.E2E_DATA_DIR;
 
 export default defineConfig({
   testDir: "e2e",
-  outputDir: "test-results",
+  outputDir: `test-results/${PORT}`,
   timeout: 60_000,
   expect: { timeout: 15_000 },
   fullyParallel: false,

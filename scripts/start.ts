@@ -21,7 +21,8 @@ const BUILD_INPUTS = [
   "tsconfig.json",
   "prisma/schema.prisma",
 ];
-const STAMP = path.join(root, ".next", "dreamgym-build-stamp");
+const DIST_DIR = path.join(root, process.env.NEXT_DIST_DIR || ".next");
+const STAMP = path.join(DIST_DIR, "dreamgym-build-stamp");
 
 function* files(entry: string): Generator<string> {
   const full = path.join(root, entry);
@@ -49,7 +50,7 @@ function sourceHash(): string {
 function buildIfNeeded() {
   const hash = sourceHash();
   const built =
-    fs.existsSync(path.join(root, ".next", "BUILD_ID")) &&
+    fs.existsSync(path.join(DIST_DIR, "BUILD_ID")) &&
     fs.existsSync(STAMP) &&
     fs.readFileSync(STAMP, "utf8") === hash;
   if (built && !process.env.DREAMGYM_FORCE_BUILD) {

@@ -1,6 +1,9 @@
+import { annotationsRouter } from "./routers/annotations";
 import { bufferRouter } from "./routers/buffer";
+import { curriculumRouter } from "./routers/curriculum";
 import { jobsRouter } from "./routers/jobs";
 import { runsRouter } from "./routers/runs";
+import { stepsRouter } from "./routers/steps";
 import { trajectoriesRouter } from "./routers/trajectories";
 import { createCallerFactory, createTRPCRouter } from "./trpc";
 
@@ -10,6 +13,9 @@ export const appRouter = createTRPCRouter({
   jobs: jobsRouter,
   buffer: bufferRouter,
   runs: runsRouter,
+  steps: stepsRouter,
+  annotations: annotationsRouter,
+  curriculum: curriculumRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -5,6 +5,10 @@ import { usePathname } from "next/navigation";
 
 const LINKS = [
   { href: "/trajectories", label: "Trajectories" },
+  { href: "/flagged", label: "Flagged steps" },
+  { href: "/annotations", label: "Annotation queue" },
+  { href: "/runs", label: "Runs" },
+  { href: "/curriculum", label: "Curriculum" },
   { href: "/jobs", label: "Jobs & imports" },
 ];
 
