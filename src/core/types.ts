@@ -71,6 +71,8 @@ export interface Transition extends Step {
 export interface PolicyDecision {
   action: string;
   logprob?: number;
+  /** An LLM agent's reasoning before it acted (ReAct). */
+  thought?: string;
 }
 
 export interface Policy {

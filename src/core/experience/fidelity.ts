@@ -76,6 +76,10 @@ export interface TransitionScore {
   exact: boolean;
   f1: number;
   rewardError: number;
+  /** Predicted minus real reward: its mean over final steps says whether the model is too generous. */
+  rewardBias: number;
+  /** The real episode ended here: the step whose outcome reward training depends on. */
+  terminal: boolean;
   doneMatch: boolean;
   validMatch: boolean;
   predictedElements: number;
@@ -92,6 +96,8 @@ export function scoreTransition(
     exact: exactMatch(predicted.next.text, real.next.text),
     f1: tokenF1(predicted.next.text, real.next.text),
     rewardError: Math.abs(predicted.reward - real.reward),
+    rewardBias: predicted.reward - real.reward,
+    terminal: real.done,
     doneMatch: predicted.done === real.done,
     validMatch: predicted.valid === real.valid,
     predictedElements: elements(predicted.next.text).length,
@@ -107,6 +113,10 @@ export interface FidelityReport {
   /** Share of transitions whose predicted reward is within REWARD_TOLERANCE of the real one. */
   rewardAccuracy: number;
   rewardMAE: number;
+  /** Reward error and bias on the real episodes' final steps only (most steps have reward 0 either way). */
+  terminalTransitions: number;
+  terminalRewardMAE: number;
+  terminalRewardBias: number;
   doneAccuracy: number;
   invalidActionAgreement: number;
   /** Hallucinated elements over all predicted elements (pooled). */
@@ -119,10 +129,15 @@ export const REWARD_TOLERANCE = 0.1;
 
 const round = (x: number) => Math.round(x * 10_000) / 10_000;
 
+function meanOf(items: TransitionScore[], f: (s: TransitionScore) => number): number {
+  return items.length === 0 ? 0 : items.reduce((a, s) => a + f(s), 0) / items.length;
+}
+
 export function aggregate(scores: TransitionScore[]): FidelityReport {
   const n = scores.length;
   const mean = (f: (s: TransitionScore) => number) =>
     n === 0 ? 0 : scores.reduce((a, s) => a + f(s), 0) / n;
+  const terminals = scores.filter((s) => s.terminal);
   const predicted = scores.reduce((a, s) => a + s.predictedElements, 0);
   const hallucinated = scores.reduce((a, s) => a + s.hallucinated, 0);
   const latencies = scores.map((s) => s.latencyMs).sort((a, b) => a - b);
@@ -132,6 +147,9 @@ export function aggregate(scores: TransitionScore[]): FidelityReport {
     tokenF1: round(mean((s) => s.f1)),
     rewardAccuracy: round(mean((s) => (s.rewardError <= REWARD_TOLERANCE ? 1 : 0))),
     rewardMAE: round(mean((s) => s.rewardError)),
+    terminalTransitions: terminals.length,
+    terminalRewardMAE: round(meanOf(terminals, (s) => s.rewardError)),
+    terminalRewardBias: round(meanOf(terminals, (s) => s.rewardBias)),
     doneAccuracy: round(mean((s) => (s.doneMatch ? 1 : 0))),
     invalidActionAgreement: round(mean((s) => (s.validMatch ? 1 : 0))),
     hallucinationRate: round(predicted === 0 ? 0 : hallucinated / predicted),

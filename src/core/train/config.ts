@@ -58,7 +58,12 @@ export const RunConfig = z.strictObject({
     .prefault({}),
   /** Real transitions for training: the S2R budget after DreamGym, or the real-env baseline's budget. */
   realTransitions: z.number().int().min(0).max(10_000_000).default(5_000),
-  /** Behaviour cloning: expert demonstrations used. */
+  /**
+   * Where the policy starts: blank, or behaviour-cloned on the offline demonstrations first (the paper's LLM
+   * policies start with priors; a blank linear policy has none, which the household's 50-step tasks expose).
+   */
+  warmStart: z.enum(["none", "bc"]).default("none"),
+  /** Behaviour cloning (and the bc warm start): expert demonstrations used. */
   demonstrations: z.number().int().min(1).max(100_000).default(200),
   learningRate: z.number().positive().max(1).default(0.01),
 });

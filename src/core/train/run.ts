@@ -101,7 +101,7 @@ export async function runTraining(config: RunConfig, deps: RunDeps): Promise<Run
   let iterations = deps.resume?.iterations ?? 0;
   let generated: Task[] = deps.resume?.generated ?? [];
 
-  if (config.method === "bc" && !deps.resume) {
+  if ((config.method === "bc" || config.warmStart === "bc") && !deps.resume) {
     const decisions = [];
     for (let i = 0; i < config.demonstrations; i++) {
       const task = domain.task("train", i % config.seedTasks);

@@ -3,7 +3,7 @@ import type { Observation } from "../../types";
 import { actionTemplate, isAdmissible, normaliseAction } from "../admissible";
 import type { ExperienceInput, ExperienceModel, ExperiencePrediction, ExperienceSettings } from "../types";
 import { type Analogy, analogy, applySubstitutions } from "./analogy";
-import { goalEvidence } from "./evidence";
+import { goalEvidence, situationOf } from "./evidence";
 
 export const EMBEDDED_EXPERIENCE_MODEL = "embedded-exp-v1";
 
@@ -274,8 +274,10 @@ function estimateOutcome(input: ExperienceInput, candidates: Candidate[], chosen
   const doneShare = pool.reduce((s, c) => s + weight(c) * (c.demo.done ? 1 : 0), 0) / totalWeight;
   const done = doneShare >= 0.5;
   const ending = pool.filter((c) => c.demo.done === done);
-  const situation = `${input.state.text}\n${input.action}`;
-  const evidence = goalEvidence(input.task.instruction, situation);
+  const evidence = goalEvidence(
+    input.task.instruction,
+    situationOf(input.task.instruction, input.state, input.action),
+  );
   let reward = 0;
   let explanation: string;
   if (ending.length === 0) {
@@ -284,7 +286,10 @@ function estimateOutcome(input: ExperienceInput, candidates: Candidate[], chosen
     let num = 0;
     let den = 0;
     for (const c of ending) {
-      const e = goalEvidence(c.demo.instruction, `${c.demo.state.text}\n${c.demo.action}`);
+      const e = goalEvidence(
+        c.demo.instruction,
+        situationOf(c.demo.instruction, c.demo.state, c.demo.action),
+      );
       const k = weight(c) * Math.exp(-((e - evidence) ** 2) / (2 * EVIDENCE_BANDWIDTH ** 2));
       num += k * c.demo.reward;
       den += k;

@@ -1,3 +1,5 @@
+import type { Observation } from "../../types";
+
 /**
  * How much of the task instruction a situation already satisfies: the share of the instruction's content words
  * that appear in the state and action. Outcome rewards depend on exactly this (the right product with the
@@ -21,4 +23,27 @@ export function goalEvidence(instruction: string, situation: string): number {
   if (goal.length === 0) return 0;
   const seen = new Set(contentWords(situation));
   return goal.filter((w) => seen.has(w)).length / goal.length;
+}
+
+const SEGMENT = /\s*\[SEP\]\s*|\n/;
+const ARGUMENT = /^[a-z_]+\[(.*)\]$/i;
+
+/**
+ * The part of a state that says what *is*, for goal evidence: without the instruction the page echoes back
+ * (WebShop repeats it on every page, which would make every state look like it satisfies the goal) and without
+ * the segments that are only buttons (an option you could click is not an option you chose).
+ */
+export function situationOf(instruction: string, state: Observation, action: string): string {
+  const buttons = new Set(
+    (state.actions ?? []).map((a) => (ARGUMENT.exec(a)?.[1] ?? a).trim().toLowerCase()),
+  );
+  const echo = instruction.trim().toLowerCase();
+  const kept = state.text
+    .split(SEGMENT)
+    .filter((segment) => {
+      const s = segment.trim().toLowerCase();
+      return s !== "" && s !== echo && !buttons.has(s);
+    })
+    .map((segment) => segment.replaceAll(instruction, " "));
+  return `${kept.join("\n")}\n${action}`;
 }

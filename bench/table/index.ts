@@ -1,0 +1,196 @@
+/**
+ * `npm run bench:table [-- --quick] [--seeds 0,1] [--domains shop] [--jobs 2] [--out DIR]`: the paper's table on
+ * the built-in environments. Collects its own offline data into a fresh data folder, runs every method × seed as
+ * a `train` CLI process (two at a time on two cores), and writes table.md and table.json (with the commit and
+ * every config). A run that fails is reported in its row; the others go on.
+ */
+import { execFileSync, spawn } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import cliProgress from "cli-progress";
+import { markdown, type RunOutcome, summarise } from "./report";
+import { type Domain, SCALES, type Scale, type TableRow, tableRows } from "./spec";
+
+interface Options {
+  mode: "full" | "quick";
+  scale: Scale;
+  domains: Domain[];
+  jobs: number;
+  out: string;
+}
+
+function parseArgs(args: string[]): Options {
+  const value = (name: string) => {
+    const i = args.indexOf(name);
+    return i >= 0 ? args[i + 1] : undefined;
+  };
+  const mode = args.includes("--quick") ? "quick" : "full";
+  const scale = { ...SCALES[mode] };
+  const seeds = value("--seeds");
+  if (seeds) scale.seeds = seeds.split(",").map((s) => Number.parseInt(s, 10));
+  if (scale.seeds.some((s) => !Number.isInteger(s) || s < 0))
+    throw new Error(`--seeds: not a list of seeds: ${seeds}`);
+  const domains = (value("--domains") ?? "shop,household").split(",") as Domain[];
+  for (const d of domains)
+    if (d !== "shop" && d !== "household") throw new Error(`--domains: unknown domain "${d}"`);
+  const jobs = Number.parseInt(value("--jobs") ?? "2", 10);
+  if (!(jobs >= 1)) throw new Error("--jobs: must be a positive integer");
+  const out = path.resolve(value("--out") ?? path.join("bench", "results"));
+  return { mode, scale, domains, jobs, out };
+}
+
+function commit(): string {
+  try {
+    const head = execFileSync("git", ["rev-parse", "HEAD"], { encoding: "utf8" }).trim();
+    const dirty = execFileSync("git", ["status", "--porcelain", "--untracked-files=no"], {
+      encoding: "utf8",
+    }).trim();
+    return dirty ? `${head} (with uncommitted changes)` : head;
+  } catch {
+    return "unknown";
+  }
+}
+
+/** Offline data for every domain, in the bench's own database, through the app's own collection code. */
+async function prepareData(dataDir: string, options: Options) {
+  process.env.DREAMGYM_DATA_DIR = dataDir;
+  const { config } = await import("@/env");
+  const { migrateDeploy } = await import("@/server/migrate");
+  const { getDb } = await import("@/server/db");
+  const { collectOffline } = await import("@/server/collect/collectOffline");
+  await migrateDeploy(config().databaseUrl);
+  const db = await getDb();
+  for (const domain of options.domains) {
+    for (const collection of options.scale.offline(domain)) {
+      const summary = await collectOffline(db, collection);
+      process.stderr.write(
+        `offline ${domain} ${summary.policy}: ${summary.episodes} episodes, ${summary.transitions} transitions\n`,
+      );
+    }
+  }
+  await db.$disconnect();
+}
+
+interface Job {
+  domain: Domain;
+  seed: number;
+  row: TableRow;
+}
+
+function runOne(job: Job, dataDir: string, configDir: string): Promise<RunOutcome> {
+  const file = path.join(configDir, `${job.domain}-${job.row.key.replace("/", "-")}-${job.seed}.json`);
+  fs.writeFileSync(file, JSON.stringify({ name: `table ${job.domain} ${job.row.key}`, ...job.row.config }));
+  const base = { domain: job.domain, seed: job.seed, key: job.row.key };
+  return new Promise((resolve) => {
+    const child = spawn(
+      process.execPath,
+      ["--import", "tsx", path.join("src", "cli", "main.ts"), "train", "--config", file],
+      {
+        env: { ...process.env, DREAMGYM_DATA_DIR: dataDir },
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk) => {
+      stdout += chunk;
+    });
+    child.stderr.on("data", (chunk) => {
+      stderr = (stderr + chunk).slice(-4_000);
+    });
+    child.on("close", (code) => {
+      const last = stdout.trim().split("\n").at(-1) ?? "";
+      try {
+        if (code !== 0) throw new Error(`exit ${code}`);
+        const r = JSON.parse(last) as Record<string, number>;
+        resolve({
+          ...base,
+          finalSuccess: r.finalSuccess,
+          untrainedSuccess: r.untrainedSuccess,
+          realTransitions: r.realTransitions,
+          syntheticTransitions: r.syntheticTransitions,
+          seconds: r.seconds,
+        });
+      } catch (error) {
+        const reason = stderr.trim().split("\n").slice(-3).join(" | ");
+        resolve({ ...base, error: `${(error as Error).message}: ${reason}` });
+      }
+    });
+  });
+}
+
+/** Longest first, so the two lanes finish together. */
+const COST: Record<string, number> = { real: 3, dreamgym: 2, "dreamgym-s2r": 2.5, bc: 0.2, untrained: 0.1 };
+const cost = (job: Job) => (COST[String(job.row.config.method)] ?? 1) * (job.domain === "shop" ? 1.2 : 1);
+
+export async function tableBench(args: string[]): Promise<void> {
+  const options = parseArgs(args);
+  const started = performance.now();
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), "dreamgym-table-"));
+  const dataDir = path.join(work, "data");
+  const configDir = path.join(work, "configs");
+  fs.mkdirSync(configDir, { recursive: true });
+  try {
+    await prepareData(dataDir, options);
+    const jobs: Job[] = options.domains.flatMap((domain) =>
+      options.scale.seeds.flatMap((seed) =>
+        tableRows(domain, options.scale, seed).map((row) => ({ domain, seed, row })),
+      ),
+    );
+    jobs.sort((a, b) => cost(b) - cost(a));
+    const bar = new cliProgress.SingleBar(
+      {
+        format: "table [{bar}] {value}/{total} runs | {last}",
+        stream: process.stderr,
+        noTTYOutput: true,
+        notTTYSchedule: 10_000,
+      },
+      cliProgress.Presets.shades_classic,
+    );
+    bar.start(jobs.length, 0, { last: "" });
+    const outcomes: RunOutcome[] = [];
+    let next = 0;
+    const lane = async () => {
+      while (next < jobs.length) {
+        const job = jobs[next++]!;
+        const outcome = await runOne(job, dataDir, configDir);
+        outcomes.push(outcome);
+        const shown = outcome.error ? "failed" : `${((outcome.finalSuccess ?? 0) * 100).toFixed(0)}%`;
+        bar.increment(1, { last: `${job.domain} ${job.row.key} seed ${job.seed}: ${shown}` });
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(options.jobs, jobs.length) }, lane));
+    bar.stop();
+
+    const summaries = options.domains.flatMap((domain) =>
+      summarise(domain, tableRows(domain, options.scale, 0), outcomes),
+    );
+    const minutes = (performance.now() - started) / 60_000;
+    const meta = {
+      commit: commit(),
+      mode: options.mode,
+      scale: options.scale,
+      minutes,
+      date: new Date().toISOString().slice(0, 10),
+    };
+    fs.mkdirSync(options.out, { recursive: true });
+    const name = options.mode === "quick" ? "table-quick" : "table";
+    fs.writeFileSync(path.join(options.out, `${name}.md`), markdown(summaries, meta));
+    const configs = Object.fromEntries(
+      options.domains.flatMap((d) => tableRows(d, options.scale, 0).map((r) => [`${d}:${r.key}`, r.config])),
+    );
+    fs.writeFileSync(
+      path.join(options.out, `${name}.json`),
+      `${JSON.stringify({ ...meta, scale: { ...options.scale, offline: options.domains.map(options.scale.offline) }, configs, summaries, runs: outcomes }, null, 2)}\n`,
+    );
+    const failed = outcomes.filter((o) => o.error);
+    for (const f of failed) process.stderr.write(`failed: ${f.domain} ${f.key} seed ${f.seed}: ${f.error}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ bench: "table", mode: options.mode, runs: outcomes.length, failed: failed.length, minutes: Number(minutes.toFixed(2)), out: path.relative(process.cwd(), path.join(options.out, `${name}.md`)) })}\n`,
+    );
+    if (failed.length > 0) process.exitCode = 1;
+  } finally {
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+}

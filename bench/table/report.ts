@@ -1,0 +1,100 @@
+import { type Domain, PAPER, PAPER_ENV, type Scale, type TableRow } from "./spec";
+
+/** One run's outcome, as the train CLI prints it (or why it produced none). */
+export interface RunOutcome {
+  domain: Domain;
+  seed: number;
+  key: string;
+  finalSuccess?: number;
+  untrainedSuccess?: number;
+  realTransitions?: number;
+  syntheticTransitions?: number;
+  seconds?: number;
+  error?: string;
+}
+
+export interface RowSummary {
+  domain: Domain;
+  key: string;
+  label: string;
+  runs: number;
+  failed: number;
+  /** Success % on held-out real test tasks: mean and sample standard deviation over seeds. */
+  successMean: number | null;
+  successStd: number | null;
+  realTransitions: number | null;
+  syntheticTransitions: number | null;
+  seconds: number | null;
+  paper: number | null;
+}
+
+const mean = (xs: number[]) => (xs.length === 0 ? null : xs.reduce((a, b) => a + b, 0) / xs.length);
+
+function std(xs: number[]): number | null {
+  if (xs.length < 2) return xs.length === 1 ? 0 : null;
+  const m = mean(xs) ?? 0;
+  return Math.sqrt(xs.reduce((a, x) => a + (x - m) ** 2, 0) / (xs.length - 1));
+}
+
+export function summarise(domain: Domain, rows: TableRow[], outcomes: RunOutcome[]): RowSummary[] {
+  return rows.map((row) => {
+    const mine = outcomes.filter((o) => o.domain === domain && o.key === row.key);
+    const ok = mine.filter((o) => o.error === undefined && o.finalSuccess !== undefined);
+    const pick = (f: (o: RunOutcome) => number | undefined) =>
+      ok.map(f).filter((x): x is number => x !== undefined);
+    return {
+      domain,
+      key: row.key,
+      label: row.label,
+      runs: mine.length,
+      failed: mine.length - ok.length,
+      successMean: mean(pick((o) => (o.finalSuccess ?? 0) * 100)),
+      successStd: std(pick((o) => (o.finalSuccess ?? 0) * 100)),
+      realTransitions: mean(pick((o) => o.realTransitions)),
+      syntheticTransitions: mean(pick((o) => o.syntheticTransitions)),
+      seconds: mean(pick((o) => o.seconds)),
+      paper: PAPER[domain][row.key] ?? null,
+    };
+  });
+}
+
+const fmt = (x: number | null, digits = 1) => (x === null ? "—" : x.toFixed(digits));
+const count = (x: number | null) =>
+  x === null
+    ? "—"
+    : x >= 10_000
+      ? `${(x / 1000).toFixed(0)}K`
+      : x >= 1000
+        ? `${(x / 1000).toFixed(1)}K`
+        : `${Math.round(x)}`;
+
+export function markdown(
+  summaries: RowSummary[],
+  meta: { commit: string; scale: Scale; mode: string; minutes: number; date: string },
+): string {
+  const lines = [
+    "# DreamGym reproduction table (built-in environments, embedded backends)",
+    "",
+    `Commit \`${meta.commit}\`, ${meta.mode} scale, seeds ${meta.scale.seeds.join(", ")}, ${meta.date}, ` +
+      `${meta.minutes.toFixed(1)} min wall time. Success is % of ${meta.scale.evaluationEpisodes} held-out real ` +
+      "test tasks (mean ± standard deviation over seeds). Paper figures are Llama-3.1-8B on WebShop / ALFWorld: " +
+      "the same shape of experiment, not the same environment or policy, so compare gaps, not absolute values.",
+    "",
+  ];
+  for (const domain of [...new Set(summaries.map((s) => s.domain))]) {
+    lines.push(
+      `## ${domain} (≈ ${PAPER_ENV[domain]})`,
+      "",
+      "| method | success % | paper % | real transitions | synthetic transitions | seconds |",
+      "|---|---|---|---|---|---|",
+    );
+    for (const s of summaries.filter((x) => x.domain === domain)) {
+      const success = s.successMean === null ? "failed" : `${fmt(s.successMean)} ± ${fmt(s.successStd)}`;
+      lines.push(
+        `| ${s.label} | ${success}${s.failed > 0 ? ` (${s.failed} failed)` : ""} | ${fmt(s.paper)} | ${count(s.realTransitions)} | ${count(s.syntheticTransitions)} | ${fmt(s.seconds, 0)} |`,
+      );
+    }
+    lines.push("");
+  }
+  return lines.join("\n");
+}

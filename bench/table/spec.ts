@@ -1,0 +1,170 @@
+/**
+ * What the reproduction table runs: for each domain the untrained policy and behaviour cloning, and for GRPO and
+ * PPO the real-env baseline (80K real transitions), DreamGym (0), DreamGym-S2R (5K) and DreamGym's three
+ * ablations. Every row is a plain run config, the same the CLI and the UI launch.
+ */
+import type { CollectOptions } from "@/server/collect/collectOffline";
+
+export type Domain = "shop" | "household";
+export type Algorithm = "grpo" | "ppo";
+
+export interface TableRow {
+  /** Stable key of the row: method plus algorithm, e.g. "dreamgym/grpo". */
+  key: string;
+  label: string;
+  algorithm: Algorithm | null;
+  config: Record<string, unknown>;
+}
+
+export interface Scale {
+  seeds: number[];
+  /** Synthetic iterations of DreamGym and its ablations. */
+  iterations: number;
+  tasksPerBatch: number;
+  groupSize: number;
+  evaluationEpisodes: number;
+  /** The real-env baseline's budget (the paper's 80K) and the S2R budget (the paper's 5K). */
+  realBudget: number;
+  s2rBudget: number;
+  demonstrations: number;
+  /** Offline data collected into the bench's own database before any run. */
+  offline: (domain: Domain) => CollectOptions[];
+}
+
+const offline =
+  (expert: number, noisy: number, random: number) =>
+  (domain: Domain): CollectOptions[] => [
+    { domain, policy: "expert", episodes: expert, split: "train", epsilon: 0, seed: 1, offset: 0 },
+    { domain, policy: "noisy", episodes: noisy, split: "train", epsilon: 0.3, seed: 2, offset: expert },
+    {
+      domain,
+      policy: "random",
+      episodes: random,
+      split: "train",
+      epsilon: 1,
+      seed: 3,
+      offset: expert + noisy,
+    },
+  ];
+
+export const SCALES: Record<"full" | "quick", Scale> = {
+  full: {
+    seeds: [0, 1, 2],
+    iterations: 10,
+    tasksPerBatch: 8,
+    groupSize: 8,
+    evaluationEpisodes: 100,
+    realBudget: 80_000,
+    s2rBudget: 5_000,
+    demonstrations: 200,
+    offline: offline(300, 200, 100),
+  },
+  // A smoke check that every method still runs end to end, not a measurement.
+  quick: {
+    seeds: [0],
+    iterations: 1,
+    tasksPerBatch: 3,
+    groupSize: 2,
+    evaluationEpisodes: 4,
+    realBudget: 300,
+    s2rBudget: 100,
+    demonstrations: 10,
+    offline: offline(30, 20, 10),
+  },
+};
+
+/**
+ * The household's 50-step tasks are out of reach of a blank linear policy (random play succeeds 0.5% of the
+ * time), so every RL method there starts from the same behaviour-cloned policy; the paper's LLM policies start
+ * with priors too. The shop's RL methods start blank, as the untrained row shows.
+ */
+export const WARM_START: Record<Domain, "none" | "bc"> = { shop: "none", household: "bc" };
+
+export function tableRows(domain: Domain, scale: Scale, seed: number): TableRow[] {
+  const base = {
+    domain,
+    seed,
+    tasksPerBatch: scale.tasksPerBatch,
+    groupSize: scale.groupSize,
+    demonstrations: scale.demonstrations,
+    evaluation: { interval: 1_000_000, episodes: scale.evaluationEpisodes },
+  };
+  const rl = { ...base, warmStart: WARM_START[domain] };
+  const rows: TableRow[] = [
+    {
+      key: "untrained",
+      label: "untrained policy",
+      algorithm: null,
+      config: { ...base, method: "untrained" },
+    },
+    {
+      key: "bc",
+      label: "behaviour cloning (offline demonstrations)",
+      algorithm: null,
+      config: { ...base, method: "bc" },
+    },
+  ];
+  for (const algorithm of ["grpo", "ppo"] as const) {
+    const dreamgym = { ...rl, algorithm, method: "dreamgym", iterations: scale.iterations };
+    rows.push(
+      {
+        key: `real/${algorithm}`,
+        label: `${algorithm.toUpperCase()} in the real env`,
+        algorithm,
+        config: {
+          ...rl,
+          algorithm,
+          method: "real",
+          iterations: 1_000_000,
+          realTransitions: scale.realBudget,
+        },
+      },
+      {
+        key: `dreamgym/${algorithm}`,
+        label: `DreamGym (${algorithm.toUpperCase()})`,
+        algorithm,
+        config: dreamgym,
+      },
+      {
+        key: `dreamgym-s2r/${algorithm}`,
+        label: `DreamGym-S2R (${algorithm.toUpperCase()})`,
+        algorithm,
+        config: { ...dreamgym, method: "dreamgym-s2r", realTransitions: scale.s2rBudget },
+      },
+      {
+        key: `no-replay/${algorithm}`,
+        label: `DreamGym w/o replay (${algorithm.toUpperCase()})`,
+        algorithm,
+        config: { ...dreamgym, experience: { k: 0 } },
+      },
+      {
+        key: `no-reasoning/${algorithm}`,
+        label: `DreamGym w/o reasoning (${algorithm.toUpperCase()})`,
+        algorithm,
+        config: { ...dreamgym, experience: { reasoning: false } },
+      },
+      {
+        key: `no-task-generation/${algorithm}`,
+        label: `DreamGym w/o task generation (${algorithm.toUpperCase()})`,
+        algorithm,
+        config: { ...dreamgym, curriculum: { taskGeneration: false } },
+      },
+    );
+  }
+  return rows;
+}
+
+/** The paper's figures (Llama-3.1-8B, success %), where it reports one for the row. */
+export const PAPER: Record<Domain, Record<string, number>> = {
+  shop: {
+    "real/grpo": 65.0,
+    "dreamgym/grpo": 63.9,
+    "dreamgym-s2r/grpo": 75.0,
+    "no-replay/grpo": 59.2,
+    "no-reasoning/grpo": 55.8,
+    "no-task-generation/grpo": 57.3,
+  },
+  household: { "real/grpo": 70.9, "dreamgym/grpo": 66.3, "dreamgym-s2r/grpo": 75.9 },
+};
+
+export const PAPER_ENV: Record<Domain, string> = { shop: "WebShop", household: "ALFWorld" };

@@ -1,0 +1,47 @@
+import { execFile } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { describe, expect, it } from "vitest";
+import { SCALES, tableRows } from "../bench/table/spec";
+
+const run = promisify(execFile);
+
+/**
+ * The reproduction table's quick form as a smoke check: every method of the table, for both domains, still runs
+ * end to end through the train CLI and yields a result. Success figures at this scale mean nothing and are not
+ * asserted.
+ */
+describe("bench:table --quick", () => {
+  it("produces a result for every method and domain", { timeout: 600_000 }, async () => {
+    const out = fs.mkdtempSync(path.join(os.tmpdir(), "dreamgym-table-test-"));
+    try {
+      const { stdout } = await run(
+        process.execPath,
+        ["--import", "tsx", path.join("bench", "main.ts"), "table", "--quick", "--out", out],
+        { maxBuffer: 16 * 1024 * 1024, env: { ...process.env } },
+      );
+      const line = JSON.parse(stdout.trim().split("\n").at(-1) ?? "{}");
+      expect(line).toMatchObject({ bench: "table", mode: "quick", failed: 0 });
+      const table = JSON.parse(fs.readFileSync(path.join(out, "table-quick.json"), "utf8"));
+      for (const domain of ["shop", "household"] as const) {
+        const keys = tableRows(domain, SCALES.quick, 0).map((r) => r.key);
+        const rows = table.summaries.filter((s: { domain: string }) => s.domain === domain);
+        expect(rows.map((s: { key: string }) => s.key)).toEqual(keys);
+        for (const row of rows) {
+          expect(row.failed, `${domain} ${row.key}`).toBe(0);
+          expect(typeof row.successMean, `${domain} ${row.key}`).toBe("number");
+        }
+        const real = rows.find((s: { key: string }) => s.key === "real/grpo");
+        expect(real.realTransitions).toBeGreaterThanOrEqual(SCALES.quick.realBudget);
+        const dreamgym = rows.find((s: { key: string }) => s.key === "dreamgym/grpo");
+        expect(dreamgym.realTransitions).toBe(0);
+        expect(dreamgym.syntheticTransitions).toBeGreaterThan(0);
+      }
+      expect(fs.readFileSync(path.join(out, "table-quick.md"), "utf8")).toContain("DreamGym-S2R (GRPO)");
+    } finally {
+      fs.rmSync(out, { recursive: true, force: true });
+    }
+  });
+});
