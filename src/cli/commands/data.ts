@@ -1,6 +1,10 @@
 import type { Command } from "commander";
+import { getRealDomain } from "@/core/envs/registry";
+import { OpenAIPolicy } from "@/core/policy/openaiPolicy";
+import { config } from "@/env";
 import { collectOffline } from "@/server/collect/collectOffline";
 import { seedDemoIfEmpty } from "@/server/demo/seedDemo";
+import { createLlm } from "@/server/experience/backends";
 import { indexPending, rebuildIndex } from "@/server/replay/indexing";
 import { reconcile } from "@/server/replay/reconcile";
 import { withReplayStore } from "@/server/replay/replayStore";
@@ -9,12 +13,14 @@ import { choice, DOMAINS, database, nonNegativeInt, positiveInt, printJson, prob
 import { progressBar } from "../progress";
 
 const POLICIES = ["expert", "random", "noisy"] as const;
+/** An LLM agent on the configured endpoint (openai.models.policy), for evaluation only. */
+const EVAL_POLICIES = [...POLICIES, "openai"] as const;
 const SPLITS = ["train", "test"] as const;
 
-function addRolloutOptions(command: Command) {
+function addRolloutOptions(command: Command, policies: readonly string[] = POLICIES) {
   return command
     .requiredOption("--domain <domain>", `one of ${DOMAINS.join(", ")}`, choice(DOMAINS))
-    .requiredOption("--policy <policy>", `one of ${POLICIES.join(", ")}`, choice(POLICIES))
+    .requiredOption("--policy <policy>", `one of ${policies.join(", ")}`, choice(policies))
     .requiredOption("--episodes <n>", "number of episodes", positiveInt)
     .option("--epsilon <p>", "probability of a random action for the noisy policy", probability, 0.3)
     .option("--seed <n>", "seed of the random and noisy policies", nonNegativeInt, 0)
@@ -57,12 +63,24 @@ export function registerDataCommands(program: Command) {
       printJson({ ...summary, indexed: index.indexed });
     });
 
-  addRolloutOptions(program.command("evaluate"))
+  addRolloutOptions(program.command("evaluate"), EVAL_POLICIES)
     .description("evaluate a reference policy in a real environment (nothing is saved)")
     .option("--split <split>", "train or test", choice(SPLITS), "test")
     .action(async (options) => {
       const bar = progressBar(`evaluate ${options.domain}/${options.policy}`, options.episodes);
-      const summary = await collectOffline(null, options, { onProgress: (done) => bar.update(done) });
+      const agent =
+        options.policy === "openai"
+          ? (() => {
+              const domain = getRealDomain(options.domain);
+              const llm = createLlm(config(), config().openai.models.policy);
+              const policy = new OpenAIPolicy(llm, (task, obs) => domain.candidateActions(task, obs));
+              return { policy, name: policy.name };
+            })()
+          : undefined;
+      const summary = await collectOffline(null, options, {
+        onProgress: (done) => bar.update(done),
+        ...(agent ? { agent } : {}),
+      });
       bar.stop();
       printJson(summary);
     });

@@ -1,6 +1,6 @@
 import { getRealDomain, type ReferencePolicy, referencePolicy } from "@/core/envs/registry";
 import { type Episode, rollout } from "@/core/train/rollout";
-import type { Split } from "@/core/types";
+import type { Policy, Split } from "@/core/types";
 import type { Db } from "../db";
 import { saveEpisodes } from "../trajectories/saveEpisodes";
 
@@ -30,6 +30,8 @@ export interface CollectHooks {
   signal?: AbortSignal;
   /** Episodes per database transaction. */
   batchSize?: number;
+  /** Acts instead of the reference policy (e.g. an LLM agent being evaluated). */
+  agent?: { policy: Policy; name: string };
 }
 
 /**
@@ -43,7 +45,8 @@ export async function collectOffline(
 ): Promise<CollectSummary> {
   const started = performance.now();
   const domain = getRealDomain(options.domain);
-  const { policy, name } = referencePolicy(domain, options.policy, options.seed, options.epsilon);
+  const { policy, name } =
+    hooks.agent ?? referencePolicy(domain, options.policy, options.seed, options.epsilon);
   const batchSize = hooks.batchSize ?? 100;
   let batch: Episode[] = [];
   let transitions = 0;

@@ -1,0 +1,49 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { shop } from "@/core/envs/shop";
+import { createLlmClient } from "@/core/llm";
+import { OpenAIPolicy } from "@/core/policy/openaiPolicy";
+import { type FakeOpenAI, okJson, startFakeOpenAI } from "../../../tests/helpers/fakeOpenAIServer";
+import { collectOffline } from "./collectOffline";
+
+let server: FakeOpenAI | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+describe("evaluating an LLM agent in a real environment", () => {
+  it("plays every episode through the endpoint and reports the agent by its model", async () => {
+    // A scripted agent: open the first result, buy it; search with the first listed query otherwise.
+    server = await startFakeOpenAI((request) => {
+      const prompt = String(request.body.messages?.at(-1)?.content ?? "");
+      const actions = (prompt.split("## Actions you can take\n")[1] ?? "")
+        .split("\n")
+        .filter((l) => l.startsWith("- "))
+        .map((l) => l.slice(2));
+      const pick =
+        actions.find((a) => a.toLowerCase() === "click[buy now]") ??
+        actions.find((a) => /^click\[b[0-9a-z]{7}\]$/i.test(a)) ??
+        actions.find((a) => a.startsWith("search["));
+      return okJson({ thought: "next", action: pick });
+    });
+    const llm = createLlmClient({
+      baseURL: server.url,
+      model: "agent-model",
+      timeoutMs: 2_000,
+      maxRetries: 0,
+      concurrency: 1,
+    });
+    const policy = new OpenAIPolicy(llm, (task, obs) => shop.candidateActions(task, obs));
+    const summary = await collectOffline(
+      null,
+      { domain: "shop", policy: "expert", episodes: 3, split: "test", epsilon: 0, seed: 0, offset: 0 },
+      { agent: { policy, name: policy.name } },
+    );
+    expect(summary.policy).toBe("openai:agent-model");
+    expect(summary.episodes).toBe(3);
+    expect(summary.transitions).toBe(9);
+    expect(server.requests).toHaveLength(9);
+    // The real environment scored each purchase: the first result is rarely exactly right.
+    expect(summary.meanReward).toBeGreaterThan(0);
+  });
+});
