@@ -115,7 +115,7 @@ export function tableRows(domain: Domain, scale: Scale, seed: number): TableRow[
           ...rl,
           algorithm,
           method: "real",
-          iterations: 1_000_000,
+          iterations: 100_000,
           realTransitions: scale.realBudget,
         },
       },
