@@ -5,7 +5,8 @@ export default async function EpisodePage({ params }: { params: Promise<{ id: st
   const { id } = await params;
   return (
     <Suspense>
-      <EpisodeStepper id={id} />
+      {/* A new episode starts at its own step, not at the step the previous one was left on. */}
+      <EpisodeStepper key={id} id={id} />
     </Suspense>
   );
 }

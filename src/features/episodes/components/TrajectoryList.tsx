@@ -3,96 +3,50 @@
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
+import { useMemo } from "react";
+import { RunFidelity } from "@/features/flags/components/RunFidelity";
 import { useTRPC } from "@/trpc/react";
+import styles from "../episodes.module.css";
+import { episodeHref, filterQuery, readExplorerParams } from "../lib/explorerParams";
 import { OutcomeBadge, SourceBadge } from "./Badges";
+import { ExplorerFilters } from "./ExplorerFilters";
 
-const SOURCES = ["offline", "synthetic", "real"] as const;
-type Source = (typeof SOURCES)[number];
+const PAGE_SIZE = 50;
 
-function isSource(value: string | null): value is Source {
-  return value !== null && (SOURCES as readonly string[]).includes(value);
-}
-
-/** Filters live in the URL so that a filtered list can be shared and survives a reload. */
+/** The episode explorer. Filters live in the URL so that a filtered list can be shared and survives a reload. */
 export function TrajectoryList() {
   const trpc = useTRPC();
   const router = useRouter();
   const pathname = usePathname();
   const params = useSearchParams();
-  const domain = params.get("domain") ?? "";
-  const sourceParam = params.get("source");
-  const source = isSource(sourceParam) ? sourceParam : undefined;
-  const search = params.get("q") ?? "";
+  const query = params.toString();
+  const filter = useMemo(() => readExplorerParams(new URLSearchParams(query)), [query]);
+  const carried = useMemo(() => filterQuery(new URLSearchParams(query)), [query]);
   const page = Math.max(0, Number(params.get("page") ?? 0) || 0);
 
-  const facets = useQuery(trpc.trajectories.facets.queryOptions());
-  const list = useQuery(
-    trpc.trajectories.list.queryOptions({
-      ...(domain ? { domain } : {}),
-      ...(source ? { source } : {}),
-      ...(search ? { search } : {}),
-      page,
-      pageSize: 50,
-    }),
-  );
+  const list = useQuery(trpc.trajectories.list.queryOptions({ ...filter, page, pageSize: PAGE_SIZE }));
 
   const setParam = (key: string, value: string) => {
-    const next = new URLSearchParams(params.toString());
+    const next = new URLSearchParams(query);
     if (value) next.set(key, value);
     else next.delete(key);
+    if (key === "run") next.delete("iteration");
     if (key !== "page") next.delete("page");
-    router.replace(`${pathname}?${next.toString()}`);
+    const search = next.toString();
+    router.replace(search ? `${pathname}?${search}` : pathname);
   };
 
-  const domains = [...new Set(facets.data?.map((f) => f.domain) ?? [])].sort();
   const total = list.data?.total ?? 0;
-  const pages = Math.max(1, Math.ceil(total / 50));
+  const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
 
   return (
     <div>
-      <div className="filters">
-        <label className="field">
-          Domain
-          <select aria-label="Domain" value={domain} onChange={(e) => setParam("domain", e.target.value)}>
-            <option value="">all domains</option>
-            {domains.map((d) => (
-              <option key={d} value={d}>
-                {d}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="field">
-          Source
-          <select
-            aria-label="Source"
-            value={source ?? ""}
-            onChange={(e) => setParam("source", e.target.value)}
-          >
-            <option value="">all sources</option>
-            {SOURCES.map((s) => (
-              <option key={s} value={s}>
-                {s}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="field grow">
-          Instruction contains
-          <input
-            type="text"
-            aria-label="Search instructions"
-            defaultValue={search}
-            placeholder="e.g. shampoo"
-            onKeyDown={(e) => {
-              if (e.key === "Enter") setParam("q", e.currentTarget.value.trim());
-            }}
-          />
-        </label>
-        <span className="hint" data-testid="trajectory-count">
-          {list.isLoading ? "loading…" : `${total} trajectories`}
-        </span>
-      </div>
+      <ExplorerFilters
+        filter={filter}
+        setParam={setParam}
+        count={list.isLoading ? "loading…" : `${total} trajectories`}
+      />
+      {filter.runId ? <RunFidelity runId={filter.runId} iteration={filter.iteration} /> : null}
       {list.error ? <div className="error">{list.error.message}</div> : null}
       <table className="grid" aria-label="Trajectories">
         <thead>
@@ -101,6 +55,7 @@ export function TrajectoryList() {
             <th>Domain</th>
             <th>Source</th>
             <th>Policy</th>
+            <th>Run</th>
             <th>Steps</th>
             <th>Return</th>
             <th>Outcome</th>
@@ -110,14 +65,31 @@ export function TrajectoryList() {
           {list.data?.items.map((t) => (
             <tr key={t.id}>
               <td>
-                <Link href={`/trajectories/${t.id}`}>{t.task.instruction}</Link>
+                <Link href={episodeHref(t.id, carried)}>{t.task.instruction}</Link>
+                <Link
+                  className={styles.taskLine}
+                  href={`${pathname}?task=${encodeURIComponent(t.task.id)}`}
+                  title="All episodes of this task"
+                >
+                  {t.task.id}
+                </Link>
               </td>
               <td>{t.domain}</td>
               <td>
                 <SourceBadge source={t.source} />
               </td>
               <td className="mono">{t.policy}</td>
-              <td>{t.length}</td>
+              <td className="hint" style={{ whiteSpace: "nowrap" }}>
+                {t.runId ? `iter ${t.iteration ?? "–"}${t.group !== null ? ` · #${t.group}` : ""}` : "–"}
+              </td>
+              <td>
+                {t.length}
+                {t.flaggedSteps > 0 ? (
+                  <span className="badge bad" style={{ marginLeft: 6 }} title="steps flagged as hallucinated">
+                    ⚑ {t.flaggedSteps}
+                  </span>
+                ) : null}
+              </td>
               <td>{t.totalReward.toFixed(2)}</td>
               <td>
                 <OutcomeBadge success={t.success} />
@@ -126,7 +98,7 @@ export function TrajectoryList() {
           ))}
           {list.data && list.data.items.length === 0 ? (
             <tr>
-              <td colSpan={7} className="hint">
+              <td colSpan={8} className="hint">
                 No trajectories match these filters.
               </td>
             </tr>

@@ -1,3 +1,68 @@
-import { createTRPCRouter } from "../trpc";
+import { z } from "zod";
+import { episodeDemonstrations } from "../../steps/demonstrations";
+import { flagStep, listFlagged, unflagStep } from "../../steps/flags";
+import { runFidelity } from "../../steps/runFidelity";
+import { createTRPCRouter, publicProcedure, TRPCError } from "../trpc";
 
-export const stepsRouter = createTRPCRouter({});
+const Id = z.string().min(1).max(100);
+
+const notFound = (what: string, id: string) =>
+  new TRPCError({ code: "NOT_FOUND", message: `No ${what} with id ${id}` });
+
+export const stepsRouter = createTRPCRouter({
+  /** Where a step lives, so that a step id (from a demonstration or a link) can be opened in its episode. */
+  locate: publicProcedure.input(z.object({ id: Id })).query(async ({ ctx, input }) => {
+    const step = await ctx.db.step.findUnique({
+      where: { id: input.id },
+      select: { id: true, trajectoryId: true, index: true },
+    });
+    if (!step) throw notFound("step", input.id);
+    return step;
+  }),
+
+  /** For every step of an episode, the demonstrations the experience model retrieved from the replay buffer. */
+  demonstrations: publicProcedure.input(z.object({ trajectoryId: Id })).query(async ({ ctx, input }) => {
+    const demonstrations = await episodeDemonstrations(ctx.db, input.trajectoryId);
+    if (!demonstrations) throw notFound("trajectory", input.trajectoryId);
+    return demonstrations;
+  }),
+
+  flag: publicProcedure
+    .input(
+      z.object({
+        id: Id,
+        note: z.string().trim().max(2000, "A note is at most 2000 characters").optional(),
+      }),
+    )
+    .mutation(async ({ ctx, input }) => {
+      const step = await flagStep(ctx.db, { id: input.id, note: input.note ? input.note : null });
+      if (!step) throw notFound("step", input.id);
+      return step;
+    }),
+
+  unflag: publicProcedure.input(z.object({ id: Id })).mutation(async ({ ctx, input }) => {
+    const step = await unflagStep(ctx.db, input.id);
+    if (!step) throw notFound("step", input.id);
+    return step;
+  }),
+
+  flagged: publicProcedure
+    .input(
+      z.object({
+        runId: Id.optional(),
+        domain: z.string().min(1).max(100).optional(),
+        page: z.number().int().min(0).default(0),
+        pageSize: z.number().int().min(1).max(200).default(50),
+      }),
+    )
+    .query(({ ctx, input }) => listFlagged(ctx.db, input)),
+
+  /** Hallucination and fidelity figures of a run's synthetic steps against the real environment's answers. */
+  fidelity: publicProcedure
+    .input(z.object({ runId: Id, iteration: z.number().int().min(0).optional() }))
+    .query(async ({ ctx, input }) => {
+      const fidelity = await runFidelity(ctx.db, input.runId, input.iteration);
+      if (!fidelity) throw notFound("run", input.runId);
+      return fidelity;
+    }),
+});

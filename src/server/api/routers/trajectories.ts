@@ -1,7 +1,9 @@
 import { z } from "zod";
+import { adjacentEpisodes } from "../../steps/adjacentEpisodes";
+import { EXPLORER_ORDER, ExplorerFilter, explorerWhere } from "../../steps/explorerFilter";
 import { createTRPCRouter, publicProcedure, TRPCError } from "../trpc";
 
-const Source = z.enum(["offline", "synthetic", "real"]);
+const TrajectoryId = z.string().min(1).max(100);
 
 export const trajectoriesRouter = createTRPCRouter({
   /** Domains and sources present, with counts, for the filters. */
@@ -10,29 +12,42 @@ export const trajectoriesRouter = createTRPCRouter({
     return rows.map((r) => ({ domain: r.domain, source: r.source, count: r._count._all }));
   }),
 
+  /** Runs that have episodes, with the iterations they have episodes in, for the run and iteration filters. */
+  runOptions: publicProcedure.query(async ({ ctx }) => {
+    const [runs, iterations] = await Promise.all([
+      ctx.db.run.findMany({
+        orderBy: [{ createdAt: "desc" }, { id: "asc" }],
+        select: { id: true, name: true, domain: true, status: true },
+      }),
+      ctx.db.trajectory.groupBy({
+        by: ["runId", "iteration"],
+        where: { runId: { not: null } },
+        _count: { _all: true },
+      }),
+    ]);
+    return runs.map((run) => ({
+      ...run,
+      iterations: iterations
+        .filter((i) => i.runId === run.id && i.iteration !== null)
+        .map((i) => ({ iteration: i.iteration as number, episodes: i._count._all }))
+        .sort((a, b) => a.iteration - b.iteration),
+    }));
+  }),
+
   list: publicProcedure
     .input(
-      z.object({
-        domain: z.string().optional(),
-        source: Source.optional(),
-        success: z.boolean().optional(),
-        search: z.string().max(200).optional(),
+      ExplorerFilter.extend({
         page: z.number().int().min(0).default(0),
         pageSize: z.number().int().min(1).max(200).default(50),
       }),
     )
     .query(async ({ ctx, input }) => {
-      const where = {
-        ...(input.domain ? { domain: input.domain } : {}),
-        ...(input.source ? { source: input.source } : {}),
-        ...(input.success !== undefined ? { success: input.success } : {}),
-        ...(input.search ? { task: { instruction: { contains: input.search } } } : {}),
-      };
+      const where = explorerWhere(input);
       const [total, items] = await Promise.all([
         ctx.db.trajectory.count({ where }),
         ctx.db.trajectory.findMany({
           where,
-          orderBy: [{ createdAt: "desc" }, { id: "asc" }],
+          orderBy: EXPLORER_ORDER,
           skip: input.page * input.pageSize,
           take: input.pageSize,
           select: {
@@ -46,14 +61,21 @@ export const trajectoriesRouter = createTRPCRouter({
             createdAt: true,
             runId: true,
             iteration: true,
+            group: true,
             task: { select: { id: true, instruction: true, split: true, origin: true } },
+            _count: { select: { steps: { where: { flagged: true } } } },
           },
         }),
       ]);
-      return { total, items, page: input.page, pageSize: input.pageSize };
+      return {
+        total,
+        items: items.map(({ _count, ...t }) => ({ ...t, flaggedSteps: _count.steps })),
+        page: input.page,
+        pageSize: input.pageSize,
+      };
     }),
 
-  get: publicProcedure.input(z.object({ id: z.string().min(1) })).query(async ({ ctx, input }) => {
+  get: publicProcedure.input(z.object({ id: TrajectoryId })).query(async ({ ctx, input }) => {
     const trajectory = await ctx.db.trajectory.findUnique({
       where: { id: input.id },
       include: {
@@ -67,10 +89,20 @@ export const trajectoriesRouter = createTRPCRouter({
             generation: true,
           },
         },
+        run: { select: { id: true, name: true } },
         steps: { orderBy: { index: "asc" } },
       },
     });
     if (!trajectory) throw new TRPCError({ code: "NOT_FOUND", message: `No trajectory with id ${input.id}` });
     return trajectory;
   }),
+
+  /** The episodes before and after this one in the explorer's filtered list, for next/previous episode. */
+  adjacent: publicProcedure
+    .input(z.object({ id: TrajectoryId, filter: ExplorerFilter.default({}) }))
+    .query(async ({ ctx, input }) => {
+      const adjacent = await adjacentEpisodes(ctx.db, input.id, input.filter);
+      if (!adjacent) throw new TRPCError({ code: "NOT_FOUND", message: `No trajectory with id ${input.id}` });
+      return adjacent;
+    }),
 });

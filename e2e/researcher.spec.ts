@@ -1,0 +1,146 @@
+import { expect, type Page, test } from "@playwright/test";
+
+/** The demo DreamGym run is queued on a fresh start; the worker writes its synthetic episodes within a minute. */
+async function waitForSyntheticEpisodes(page: Page) {
+  await page.goto("/trajectories?source=synthetic");
+  await expect
+    .poll(
+      async () => {
+        await page.reload();
+        const text = await page.getByTestId("trajectory-count").textContent();
+        return text === "loading…" ? 0 : Number(text?.split(" ")[0] ?? 0);
+      },
+      { timeout: 150_000, intervals: [2_000, 5_000] },
+    )
+    .toBeGreaterThan(0);
+}
+
+/** The step on screen has a real answer and the prediction departs from it. */
+async function differsNow(page: Page): Promise<boolean> {
+  const verdict = page.getByTestId("verdict");
+  return (await verdict.count()) > 0 && ((await verdict.textContent()) ?? "").includes("differs");
+}
+
+/** Steps (then episodes, with n) until a step whose prediction differs from the real environment's answer. */
+async function findDifferingStep(page: Page) {
+  for (let episode = 0; episode < 20; episode++) {
+    const position = (await page.getByTestId("step-position").textContent()) ?? "";
+    const total = Number(position.split(" of ")[1]);
+    for (let step = 0; step < total; step++) {
+      if (await differsNow(page)) return;
+      await page.keyboard.press("ArrowRight");
+      await expect(page.getByTestId("step-position")).toHaveText(
+        `Step ${Math.min(step + 2, total)} of ${total}`,
+      );
+    }
+    if (await differsNow(page)) return;
+    const listPosition = await page.getByTestId("episode-position").textContent();
+    await page.keyboard.press("n");
+    await expect(page.getByTestId("episode-position")).not.toHaveText(listPosition ?? "");
+    await expect(page.getByTestId("step-position")).toHaveText(/^Step 1 of \d+$/);
+  }
+  throw new Error("no synthetic step whose prediction differs from the real answer in 20 episodes");
+}
+
+test.describe("researcher debugs a hallucinated transition", () => {
+  test("finds a synthetic step that differs from the real answer, flags it, and finds it again", async ({
+    page,
+  }) => {
+    test.setTimeout(300_000);
+    await waitForSyntheticEpisodes(page);
+    await expect(page.getByTestId("run-fidelity")).toHaveCount(0);
+
+    // Narrow to the demo run; its fidelity figures appear above the list.
+    const runOption = page.getByLabel("Run").locator("option").nth(1);
+    await page.getByLabel("Run").selectOption((await runOption.getAttribute("value")) ?? "");
+    await expect(page).toHaveURL(/run=.+&source=synthetic|source=synthetic&run=/);
+    await expect(page.getByTestId("fidelity-next-state-differs")).toHaveText(/^\d+\.\d%$/);
+
+    await page.getByRole("table", { name: "Trajectories" }).getByRole("link").first().click();
+    await expect(page.getByTestId("episode-position")).toHaveText(/^Episode 1 of \d+$/);
+    await expect(page.getByTestId("step-position")).toHaveText(/^Step 1 of \d+$/);
+
+    // Next and previous episode within the filtered list.
+    const first = await page.getByTestId("instruction").textContent();
+    await page.keyboard.press("n");
+    await expect(page.getByTestId("episode-position")).toHaveText(/^Episode 2 of \d+$/);
+    await page.keyboard.press("p");
+    await expect(page.getByTestId("episode-position")).toHaveText(/^Episode 1 of \d+$/);
+    await expect(page.getByTestId("instruction")).toHaveText(first ?? "");
+
+    await findDifferingStep(page);
+    // Prediction and real answer side by side, the differences marked on both sides.
+    const predicted = (await page.getByTestId("next-state").textContent()) ?? "";
+    await expect(page.getByTestId("diff-predicted")).toHaveText(predicted);
+    await expect(page.getByTestId("diff-real")).toBeVisible();
+    expect(await page.getByTestId("diff-real").textContent()).not.toBe(predicted);
+    await expect(page.getByTestId("reasoning")).not.toBeEmpty();
+    await expect(
+      page.locator("[data-testid=diff-predicted] mark, [data-testid=diff-real] mark").first(),
+    ).toBeVisible();
+    // The demonstrations the experience model retrieved from the replay buffer.
+    await expect(page.getByTestId("demonstrations").getByRole("listitem").first()).toBeVisible();
+
+    await page.keyboard.press("?");
+    await expect(page.getByRole("dialog", { name: "Keyboard shortcuts" })).toBeVisible();
+    await page.keyboard.press("Escape");
+    await expect(page.getByRole("dialog", { name: "Keyboard shortcuts" })).toHaveCount(0);
+    await page.screenshot({ path: "docs/screenshots/step-diff.png", fullPage: true });
+
+    // Flag it with a note; keys typed into the note are not shortcuts.
+    const position = (await page.getByTestId("step-position").textContent()) ?? "";
+    const instruction = (await page.getByTestId("instruction").textContent()) ?? "";
+    const url = page.url();
+    await page.keyboard.press("f");
+    const note = page.getByLabel("Flag note");
+    await expect(note).toBeFocused();
+    await note.pressSequentially("predicted results list products the real search never returns (j n k p)");
+    await expect(page.getByTestId("step-position")).toHaveText(position);
+    expect(page.url()).toBe(url);
+    await page.getByRole("button", { name: "Flag step" }).click();
+    await expect(page.getByTestId("flag-banner")).toContainText("Flagged as hallucinated");
+    await expect(page.getByTestId("flag-note")).toHaveText(
+      "predicted results list products the real search never returns (j n k p)",
+    );
+    const stepIndex = Number(position.split(" ")[1]) - 1;
+
+    // A retrieved demonstration opens at its own step in its own episode.
+    const demo = page
+      .getByTestId("demonstrations")
+      .getByRole("link", { name: /open step \d+/ })
+      .first();
+    const demoStep = Number((await demo.textContent())?.match(/open step (\d+)/)?.[1]);
+    await demo.click();
+    await expect(page.getByTestId("step-position")).toHaveText(new RegExp(`^Step ${demoStep} of \\d+$`));
+
+    // The flagged list has it, with the run's figures counting it, and opens it where it was flagged.
+    await page.goto("/flagged");
+    await expect(page.getByTestId("flagged-count")).toHaveText("1 flagged step");
+    await expect(page.getByTestId("fidelity-flagged-steps")).toHaveText("1");
+    const row = page.getByRole("row").filter({ hasText: "real search never returns" });
+    await expect(row).toContainText(instruction);
+    await page.screenshot({ path: "docs/screenshots/flagged.png", fullPage: true });
+    await page.getByLabel("Domain").selectOption("household");
+    await expect(page.getByTestId("flagged-count")).toHaveText("0 flagged steps");
+    await page.getByLabel("Domain").selectOption("shop");
+    await expect(page.getByTestId("flagged-count")).toHaveText("1 flagged step");
+    await row.getByRole("link", { name: /Open step/ }).click();
+    await expect(page.getByTestId("instruction")).toHaveText(instruction);
+    await expect(page.getByTestId("step-position")).toHaveText(position);
+    await expect(page).toHaveURL(new RegExp(`step=${stepIndex}`));
+    await expect(page.getByTestId("flag-banner")).toBeVisible();
+
+    // The explorer finds the episode by its flag, and unflagging takes it out again.
+    await page.goto("/trajectories?flagged=true");
+    await expect(page.getByTestId("trajectory-count")).toHaveText("1 trajectories");
+    await page.getByRole("link", { name: instruction }).click();
+    await expect(page.getByTestId("instruction")).toHaveText(instruction);
+    await expect(page).toHaveURL(/\/trajectories\/[^/?]+\?/);
+    await page.goto(`${page.url().split("?")[0]}?step=${stepIndex}`);
+    await expect(page.getByTestId("step-position")).toHaveText(position);
+    await page.getByRole("button", { name: "Unflag" }).click();
+    await expect(page.getByTestId("flag-banner")).toHaveCount(0);
+    await page.goto("/flagged");
+    await expect(page.getByTestId("flagged-count")).toHaveText("0 flagged steps");
+  });
+});

@@ -1,0 +1,180 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import { usePathname, useRouter, useSearchParams } from "next/navigation";
+import { SourceBadge } from "@/features/episodes/components/Badges";
+import { verdictOf } from "@/features/episodes/lib/realAnswer";
+import { useTRPC } from "@/trpc/react";
+import styles from "../flags.module.css";
+import { RunFidelity } from "./RunFidelity";
+
+const PAGE_SIZE = 50;
+/** Without a run filter, the figures of this many of the newest runs are shown. */
+const RUNS_SHOWN = 3;
+
+/** Steps flagged as hallucinated, filtered by run and domain (in the URL), each opening where it happened. */
+export function FlaggedSteps() {
+  const trpc = useTRPC();
+  const router = useRouter();
+  const pathname = usePathname();
+  const params = useSearchParams();
+  const runId = params.get("run") || undefined;
+  const domain = params.get("domain") || undefined;
+  const page = Math.max(0, Number(params.get("page") ?? 0) || 0);
+
+  const runs = useQuery(trpc.trajectories.runOptions.queryOptions());
+  const facets = useQuery(trpc.trajectories.facets.queryOptions());
+  const list = useQuery(
+    trpc.steps.flagged.queryOptions({
+      ...(runId ? { runId } : {}),
+      ...(domain ? { domain } : {}),
+      page,
+      pageSize: PAGE_SIZE,
+    }),
+  );
+
+  const setParam = (key: string, value: string) => {
+    const next = new URLSearchParams(params.toString());
+    if (value) next.set(key, value);
+    else next.delete(key);
+    if (key !== "page") next.delete("page");
+    router.replace(`${pathname}?${next.toString()}`);
+  };
+
+  const domains = [...new Set(facets.data?.map((f) => f.domain) ?? [])].sort();
+  const runsWithEpisodes = (runs.data ?? []).filter((r) => r.iterations.length > 0);
+  const shownRuns = runId ? [runId] : runsWithEpisodes.slice(0, RUNS_SHOWN).map((r) => r.id);
+  const total = list.data?.total ?? 0;
+  const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
+
+  return (
+    <div>
+      <div className="filters">
+        <label className="field">
+          Run
+          <select aria-label="Run" value={runId ?? ""} onChange={(e) => setParam("run", e.target.value)}>
+            <option value="">all runs</option>
+            {(runs.data ?? []).map((r) => (
+              <option key={r.id} value={r.id}>
+                {r.name} ({r.domain})
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="field">
+          Domain
+          <select
+            aria-label="Domain"
+            value={domain ?? ""}
+            onChange={(e) => setParam("domain", e.target.value)}
+          >
+            <option value="">all domains</option>
+            {domains.map((d) => (
+              <option key={d} value={d}>
+                {d}
+              </option>
+            ))}
+          </select>
+        </label>
+        <span className="hint" data-testid="flagged-count">
+          {list.isLoading ? "loading…" : `${total} flagged step${total === 1 ? "" : "s"}`}
+        </span>
+      </div>
+
+      {shownRuns.map((id) => (
+        <RunFidelity key={id} runId={id} />
+      ))}
+
+      {list.error ? <div className="error">{list.error.message}</div> : null}
+      <table className="grid" aria-label="Flagged steps">
+        <thead>
+          <tr>
+            <th>Step</th>
+            <th>Episode</th>
+            <th>Note</th>
+            <th>Against the real answer</th>
+            <th>Flagged</th>
+            <th />
+          </tr>
+        </thead>
+        <tbody>
+          {list.data?.items.map((s) => {
+            const verdict = verdictOf({
+              nextState: s.nextState,
+              reward: s.reward,
+              done: false,
+              valid: true,
+              realNextState: s.realNextState,
+              realReward: s.realReward,
+              realDone: null,
+              realValid: null,
+            });
+            const href = `/trajectories/${s.trajectory.id}?step=${s.index}`;
+            return (
+              <tr key={s.id}>
+                <td>
+                  <div>step {s.index + 1}</div>
+                  <div className={styles.clip} title={s.action}>
+                    {s.action}
+                  </div>
+                </td>
+                <td>
+                  <div>{s.trajectory.task.instruction}</div>
+                  <div className="row hint" style={{ gap: 8, marginTop: 2 }}>
+                    <SourceBadge source={s.trajectory.source} />
+                    <span>{s.trajectory.domain}</span>
+                    {s.trajectory.run ? (
+                      <span>
+                        {s.trajectory.run.name} · iteration {s.trajectory.iteration}
+                      </span>
+                    ) : null}
+                  </div>
+                </td>
+                <td className={styles.noteCell}>{s.flagNote ?? <span className="hint">no note</span>}</td>
+                <td>
+                  {verdict ? (
+                    <span className="hint">
+                      state {verdict.state ? <b className={styles.bad}>differs</b> : "same"} · reward{" "}
+                      {Number(s.reward.toFixed(3))} vs {Number((s.realReward ?? 0).toFixed(3))}
+                    </span>
+                  ) : (
+                    <span className="hint">no real answer</span>
+                  )}
+                </td>
+                <td className="hint">{s.flaggedAt?.toLocaleString()}</td>
+                <td>
+                  <Link
+                    href={href}
+                    aria-label={`Open step ${s.index + 1} of ${s.trajectory.task.instruction}`}
+                  >
+                    open →
+                  </Link>
+                </td>
+              </tr>
+            );
+          })}
+          {list.data && list.data.items.length === 0 ? (
+            <tr>
+              <td colSpan={6} className="hint">
+                No flagged steps{runId || domain ? " match these filters" : " yet"}. Flag a step from its
+                episode with <kbd>f</kbd>.
+              </td>
+            </tr>
+          ) : null}
+        </tbody>
+      </table>
+      <div className="pager">
+        <button type="button" disabled={page === 0} onClick={() => setParam("page", String(page - 1))}>
+          ← Prev
+        </button>
+        <span className="hint">
+          page {page + 1} of {pages}
+        </span>
+        <button type="button" disabled={page + 1 >= pages} onClick={() => setParam("page", String(page + 1))}>
+          Next →
+        </button>
+      </div>
+    </div>
+  );
+}
