@@ -12,6 +12,14 @@ export interface SftExportOptions {
   settings: ExperienceSettings;
 }
 
+/** The prompts' shape for an export when nothing else is asked: the experience model's defaults. */
+export const SFT_EXPORT_SETTINGS: ExperienceSettings = {
+  k: 4,
+  historyWindow: 4,
+  reasoning: true,
+  sources: ["offline"],
+};
+
 export interface SftRecord {
   messages: { role: "system" | "user" | "assistant"; content: string }[];
   metadata: {
@@ -25,28 +33,40 @@ export interface SftRecord {
   };
 }
 
+type Filter = Pick<SftExportOptions, "domain" | "statuses" | "teacher">;
+
+function annotationsOf(options: Filter) {
+  return { status: { in: options.statuses }, ...(options.teacher ? { teacher: options.teacher } : {}) };
+}
+
+/** Only transitions the real environment produced are ground truth to learn from. */
+function trajectoriesOf(options: Filter) {
+  return { ...(options.domain ? { domain: options.domain } : {}), source: { in: ["offline", "real"] } };
+}
+
+/** How many records sftRecords will write for these options: one per step with a matching trace. */
+export function countSftRecords(db: Db, options: Filter): Promise<number> {
+  if (options.statuses.length === 0) return Promise.resolve(0);
+  return db.step.count({
+    where: { trajectory: trajectoriesOf(options), annotations: { some: annotationsOf(options) } },
+  });
+}
+
 /**
  * The experience model's SFT dataset in chat format: the prompt it would be given, and as the target its
  * reasoning then the real next state and outcome (the paper's joint objective). An annotator's correction
- * replaces the teacher's text wherever one exists.
+ * replaces the teacher's text where the trace was edited; an accepted trace is the teacher's own.
  */
 export async function* sftRecords(
   db: Db,
   buffer: ReplayBuffer | undefined,
   options: SftExportOptions,
 ): AsyncGenerator<SftRecord> {
-  const annotationWhere = {
-    status: { in: options.statuses },
-    ...(options.teacher ? { teacher: options.teacher } : {}),
-  };
+  const annotationWhere = annotationsOf(options);
   let cursor: string | undefined;
   for (;;) {
     const batch = await db.trajectory.findMany({
-      where: {
-        ...(options.domain ? { domain: options.domain } : {}),
-        source: { in: ["offline", "real"] },
-        steps: { some: { annotations: { some: annotationWhere } } },
-      },
+      where: { ...trajectoriesOf(options), steps: { some: { annotations: { some: annotationWhere } } } },
       orderBy: { id: "asc" },
       take: 50,
       ...(cursor ? { cursor: { id: cursor }, skip: 1 } : {}),
@@ -65,8 +85,9 @@ export async function* sftRecords(
         const annotation = byStep.get(step.id);
         if (!annotation) continue;
         const input = await stepInput(trajectory, position, buffer, options.settings);
+        const corrected = annotation.status === "edited" && annotation.correction !== null;
         const target = {
-          reasoning: annotation.correction ?? annotation.teacherText,
+          reasoning: corrected ? annotation.correction : annotation.teacherText,
           next_state: step.nextState,
           reward: step.reward,
           done: step.done,
@@ -84,7 +105,7 @@ export async function* sftRecords(
             domain: trajectory.domain,
             teacher: annotation.teacher,
             status: annotation.status,
-            corrected: annotation.correction !== null,
+            corrected,
             promptVersion: EXPERIENCE_PROMPT_VERSION,
           },
         };

@@ -5,7 +5,7 @@ import { ExperienceReply } from "@/core/experience/reply";
 import { DEFAULT_EXPERIENCE_SETTINGS, type Teacher } from "@/core/experience/types";
 import { createTestDb, type TestDb } from "../../../tests/helpers/testDb";
 import { collectOffline } from "../collect/collectOffline";
-import { sftRecords } from "./exportSft";
+import { countSftRecords, sftRecords } from "./exportSft";
 import { writeTeacherTraces } from "./teacherTraces";
 
 let t: TestDb;
@@ -109,5 +109,29 @@ describe("SFT export", () => {
       sftRecords(t.db, undefined, { statuses: ["accepted", "edited"], settings }),
     );
     expect(reviewed.map((r) => r.metadata.stepId).sort()).toEqual([a!.stepId, c!.stepId].sort());
+  });
+
+  it("uses a correction only while the trace stands edited, and counts its records before writing them", async () => {
+    await writeTeacherTraces(t.db, undefined, new EmbeddedTeacher(), { limit: 10_000, settings });
+    const [a, b] = await t.db.annotation.findMany({ orderBy: { id: "asc" }, take: 2 });
+    // Edited once, then accepted as the teacher wrote it: the old correction must not leak into the set.
+    await t.db.annotation.update({
+      where: { id: a!.id },
+      data: { status: "accepted", correction: "Stale." },
+    });
+    await t.db.annotation.update({ where: { id: b!.id }, data: { status: "edited", correction: "Better." } });
+    const options = { statuses: ["accepted", "edited"] as ("accepted" | "edited")[], settings };
+    const records = await collect(sftRecords(t.db, undefined, options));
+    expect(await countSftRecords(t.db, options)).toBe(records.length);
+    expect(records).toHaveLength(2);
+    const reasoning = (stepId: string) =>
+      ExperienceReply.parse(
+        JSON.parse(records.find((r) => r.metadata.stepId === stepId)!.messages.at(-1)!.content),
+      ).reasoning;
+    expect(reasoning(a!.stepId)).toBe(a!.teacherText);
+    expect(reasoning(b!.stepId)).toBe("Better.");
+    expect(records.map((r) => r.metadata.corrected).sort()).toEqual([false, true]);
+    expect(await countSftRecords(t.db, { statuses: [] })).toBe(0);
+    expect(await countSftRecords(t.db, { ...options, domain: "shop" })).toBe(0);
   });
 });

@@ -1,3 +1,70 @@
-import { createTRPCRouter } from "../trpc";
+import { z } from "zod";
+import { AnnotationError } from "../../annotations/errors";
+import { releaseLock, takeLock } from "../../annotations/lock";
+import { getAnnotation, listQueue, queueCounts } from "../../annotations/queue";
+import { reviewAnnotation } from "../../annotations/review";
+import {
+  AnnotationFilter,
+  AnnotationId,
+  AnnotatorName,
+  exportStatuses,
+  ReviewAction,
+} from "../../annotations/schema";
+import { countSftRecords } from "../../experience/exportSft";
+import { createTRPCRouter, publicProcedure, TRPCError } from "../trpc";
 
-export const annotationsRouter = createTRPCRouter({});
+/** The server's refusals keep their meaning over the wire: NOT_FOUND, CONFLICT (a lock), BAD_REQUEST. */
+function asTrpcError(error: unknown): never {
+  if (error instanceof AnnotationError) throw new TRPCError({ code: error.code, message: error.message });
+  throw error;
+}
+
+const Lock = z.object({ id: AnnotationId, author: AnnotatorName });
+
+/** The annotation queue of teacher reasoning traces: browse, lock, review, and size the export. */
+export const annotationsRouter = createTRPCRouter({
+  list: publicProcedure.input(AnnotationFilter).query(({ ctx, input }) => listQueue(ctx.db, input)),
+
+  counts: publicProcedure
+    .input(AnnotationFilter.pick({ domain: true, teacher: true }))
+    .query(({ ctx, input }) => queueCounts(ctx.db, input)),
+
+  get: publicProcedure
+    .input(z.object({ id: AnnotationId }))
+    .query(({ ctx, input }) => getAnnotation(ctx.db, input.id).catch(asTrpcError)),
+
+  /** Takes the trace for review, or renews the lock the caller already holds. */
+  lock: publicProcedure
+    .input(Lock)
+    .mutation(({ ctx, input }) => takeLock(ctx.db, input.id, input.author).catch(asTrpcError)),
+
+  release: publicProcedure
+    .input(Lock)
+    .mutation(async ({ ctx, input }) => ({ released: await releaseLock(ctx.db, input.id, input.author) })),
+
+  review: publicProcedure
+    .input(
+      Lock.extend({
+        action: ReviewAction,
+        correction: z.string().max(20_000, "a correction is at most 20,000 characters").optional(),
+      }),
+    )
+    .mutation(({ ctx, input }) =>
+      reviewAnnotation(ctx.db, {
+        id: input.id,
+        author: input.author,
+        action: input.action,
+        ...(input.correction !== undefined ? { correction: input.correction } : {}),
+      }).catch(asTrpcError),
+    ),
+
+  /** How many records the reviewed SFT export holds under these filters (what the download will contain). */
+  exportCount: publicProcedure.input(AnnotationFilter).query(async ({ ctx, input }) => ({
+    statuses: exportStatuses(input.status),
+    records: await countSftRecords(ctx.db, {
+      statuses: exportStatuses(input.status),
+      ...(input.domain ? { domain: input.domain } : {}),
+      ...(input.teacher ? { teacher: input.teacher } : {}),
+    }),
+  })),
+});

@@ -1,0 +1,151 @@
+import fs from "node:fs";
+import { type Browser, expect, type Page, test } from "@playwright/test";
+
+interface ExportRecord {
+  messages: { role: string; content: string }[];
+  metadata: { status: string; corrected: boolean; teacher: string; domain: string };
+}
+
+const current = (page: Page) => page.locator("[data-testid=queue-item][aria-current=true]");
+
+/** The annotator's name, typed into the gate the queue shows first. */
+async function signIn(page: Page, name: string) {
+  await page.goto("/annotations");
+  await expect(page.getByLabel("Your name")).toBeFocused();
+  await page.keyboard.type(name);
+  await page.keyboard.press("Enter");
+  await expect(page.getByTestId("annotator")).toContainText(`Reviewing as ${name}`);
+}
+
+/**
+ * The demo teacher job (40 shop traces) is queued on a fresh start; the worker writes them within a minute or so.
+ * Waiting for all of them keeps the queue's length still while the test counts on it.
+ */
+async function waitForPendingTraces(page: Page, atLeast: number) {
+  await expect
+    .poll(
+      async () => {
+        await page.reload();
+        const count = page.getByTestId("count-pending");
+        await expect(count).not.toHaveText("–");
+        return Number(await count.textContent());
+      },
+      { timeout: 180_000, intervals: [2_000, 5_000] },
+    )
+    .toBeGreaterThanOrEqual(atLeast);
+}
+
+/** Another annotator, in their own browser, finds the trace open for Ada and cannot review it. */
+async function secondAnnotatorSeesLock(browser: Browser, baseURL: string, id: string) {
+  const context = await browser.newContext({ baseURL });
+  const page = await context.newPage();
+  await signIn(page, "Grace");
+  const item = page.locator(`[data-testid=queue-item][data-id="${id}"]`);
+  await expect(item.getByTestId("locked-by")).toContainText("Ada");
+  await item.click();
+  await expect(page.getByTestId("lock-banner")).toContainText(/locked by Ada until \d{4}-/);
+  await expect(page.getByRole("button", { name: "Accept a", exact: true })).toBeDisabled();
+  await page.keyboard.press("a");
+  await expect(page.getByTestId("review-error")).toContainText("locked by Ada");
+  await expect(page.getByTestId("annotation-status")).toHaveText("pending");
+  await context.close();
+}
+
+test.describe("annotator corrects teacher reasoning traces", () => {
+  test("edits one trace and accepts another from the keyboard, and finds both in the export", async ({
+    page,
+    browser,
+    baseURL,
+  }) => {
+    test.setTimeout(360_000);
+    await signIn(page, "Ada");
+    await waitForPendingTraces(page, 40);
+    const pendingBefore = Number(await page.getByTestId("count-pending").textContent());
+
+    // The first trace nobody else has open is on screen, and locked for Ada.
+    await expect(page.getByTestId("item-position")).toHaveText(`Item 1 of ${pendingBefore}`);
+    await expect(page.getByTestId("lock-banner")).toContainText("You have this trace until");
+    await page.keyboard.press("?");
+    await expect(page.getByRole("dialog", { name: "Keyboard shortcuts" })).toBeVisible();
+    await page.keyboard.press("Escape");
+    await expect(page.getByRole("dialog", { name: "Keyboard shortcuts" })).toHaveCount(0);
+
+    // Go to the second trace and correct it.
+    await page.keyboard.press("j");
+    await expect(page.getByTestId("item-position")).toHaveText(`Item 2 of ${pendingBefore}`);
+    await expect(page.getByTestId("lock-banner")).toContainText("You have this trace until");
+    const editedId = (await current(page).getAttribute("data-id")) ?? "";
+    await expect(page.getByTestId("task-instruction")).not.toBeEmpty();
+    await expect(page.getByTestId("step-action")).not.toBeEmpty();
+    await expect(page.getByTestId("step-reward")).toHaveText(/^reward /);
+    await expect(page.getByTestId("teacher")).toHaveText("embedded-teacher-v1");
+    const original = (await page.getByTestId("trace-original").textContent()) ?? "";
+
+    await page.keyboard.press("e");
+    const editor = page.getByLabel("Correction");
+    await expect(editor).toBeFocused();
+    await expect(editor).toHaveValue(original);
+    // Rewrite the last words. The letters and digits are shortcuts elsewhere; in the editor they are just text.
+    await page.keyboard.press("Control+End");
+    for (let i = 0; i < 4; i++) await page.keyboard.press("Control+Shift+ArrowLeft");
+    await page.keyboard.type(
+      "episode continues: just keep exploring the results, since a real purchase needs Buy Now (step 2 at the earliest).",
+    );
+    await expect(page.getByTestId("item-position")).toHaveText(`Item 2 of ${pendingBefore}`);
+    await expect(page.getByTestId("annotation-status")).toHaveText("pending");
+    await expect(page.locator("[data-testid=trace-original] mark").first()).toBeVisible();
+    await expect(page.locator("[data-testid=trace-corrected] mark").first()).toBeVisible();
+    await page.screenshot({ path: "docs/screenshots/annotation-editor.png" });
+    const correction = (await editor.inputValue()).trim();
+    await page.keyboard.press("Control+Enter");
+
+    // Saved: the trace leaves the pending queue and the next one takes its place.
+    await expect(editor).toHaveCount(0);
+    await expect(page.locator(`[data-testid=queue-item][data-id="${editedId}"]`)).toHaveCount(0);
+    await expect(page.getByTestId("count-edited")).toHaveText("1");
+    await expect(page.getByTestId("item-position")).toHaveText(`Item 2 of ${pendingBefore - 1}`);
+    await expect(page.getByTestId("lock-banner")).toContainText("You have this trace until");
+    const acceptedId = (await current(page).getAttribute("data-id")) ?? "";
+    expect(acceptedId).not.toBe(editedId);
+    const acceptedText = (await page.getByTestId("trace-original").textContent()) ?? "";
+
+    await secondAnnotatorSeesLock(browser, baseURL ?? "", acceptedId);
+
+    await page.keyboard.press("a");
+    await expect(page.locator(`[data-testid=queue-item][data-id="${acceptedId}"]`)).toHaveCount(0);
+    await expect(page.getByTestId("count-accepted")).toHaveText("1");
+    await expect(page.getByTestId("count-pending")).toHaveText(String(pendingBefore - 2));
+
+    // The corrected trace, side by side with the teacher's, and its history.
+    await page.keyboard.press("3");
+    await expect(page.getByRole("button", { name: /^Edited/ })).toHaveAttribute("aria-pressed", "true");
+    await expect(current(page)).toHaveAttribute("data-id", editedId);
+    await expect(page.getByTestId("annotation-status")).toHaveText("edited");
+    await expect(page.getByTestId("trace-corrected")).toHaveText(correction);
+    await expect(page.locator("[data-testid=trace-corrected] mark").first()).toBeVisible();
+    await expect(page.getByTestId("history-event").first()).toContainText("Ada corrected the trace");
+    await expect(page.getByTestId("lock-banner")).toContainText("You have this trace until");
+    await page.screenshot({ path: "docs/screenshots/annotation-queue.png" });
+
+    // All reviewed traces: the export holds exactly the two, the correction in place of the teacher's text.
+    await page.keyboard.press("5");
+    await expect(page.getByTestId("export-count")).toHaveText("2 SFT records");
+    const downloading = page.waitForEvent("download");
+    await page.keyboard.press("x");
+    const download = await downloading;
+    expect(download.suggestedFilename()).toMatch(/^dreamgym-sft-reviewed-.*\.jsonl$/);
+    const records = fs
+      .readFileSync((await download.path()) ?? "", "utf8")
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as ExportRecord);
+    const reasoning = (r: ExportRecord) =>
+      (JSON.parse(r.messages.at(-1)?.content ?? "{}") as { reasoning?: string }).reasoning;
+    expect(records.map((r) => r.metadata.status).sort()).toEqual(["accepted", "edited"]);
+    const edited = records.find((r) => r.metadata.status === "edited");
+    expect(edited?.metadata.corrected).toBe(true);
+    expect(reasoning(edited!)).toBe(correction);
+    expect(reasoning(records.find((r) => r.metadata.status === "accepted")!)).toBe(acceptedText);
+    expect(records.every((r) => r.messages.map((m) => m.role).join() === "system,user,assistant")).toBe(true);
+  });
+});

@@ -1,0 +1,26 @@
+import type { TraceSegment } from "../lib/traceDiff";
+
+/** Text with the changed runs marked; model text is rendered as text, never as HTML. */
+export function DiffText({
+  segments,
+  changedClass,
+}: {
+  segments: TraceSegment[];
+  changedClass: string | undefined;
+}) {
+  return (
+    <>
+      {segments.map((s, i) =>
+        s.changed ? (
+          // biome-ignore lint/suspicious/noArrayIndexKey: segments are positional and rebuilt with the texts
+          <mark key={i} className={changedClass}>
+            {s.text}
+          </mark>
+        ) : (
+          // biome-ignore lint/suspicious/noArrayIndexKey: segments are positional and rebuilt with the texts
+          <span key={i}>{s.text}</span>
+        ),
+      )}
+    </>
+  );
+}

@@ -1,0 +1,70 @@
+"use client";
+
+import { useEffect, useRef } from "react";
+import styles from "../annotations.module.css";
+import type { QueueItem } from "../types";
+import { LockIcon } from "./LockIcon";
+
+interface Props {
+  items: QueueItem[];
+  total: number;
+  selectedId: string | null;
+  me: string;
+  onSelect: (id: string) => void;
+}
+
+/** The queue, oldest first; the current item stays in view as the keyboard moves through it. */
+export function QueueList({ items, total, selectedId, me, onSelect }: Props) {
+  const current = useRef<HTMLButtonElement | null>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: scroll when the selection moves
+  useEffect(() => {
+    // A block body: newer browsers return a promise from scrollIntoView, and React takes any return for a cleanup.
+    current.current?.scrollIntoView({ block: "nearest" });
+  }, [selectedId]);
+  const now = Date.now();
+  return (
+    <nav className={styles.list} aria-label="Queue">
+      <div className={styles.listHead}>
+        <span data-testid="queue-total">
+          {total} trace{total === 1 ? "" : "s"}
+        </span>
+        {total > items.length ? <span>first {items.length} shown</span> : <span>oldest first</span>}
+      </div>
+      <ul className={styles.listBody}>
+        {items.map((item) => {
+          const lockedByOther =
+            item.lockedBy && item.lockedBy !== me && item.lockExpiresAt && item.lockExpiresAt.getTime() > now;
+          return (
+            <li key={item.id}>
+              <button
+                type="button"
+                className={styles.item}
+                aria-current={item.id === selectedId}
+                ref={item.id === selectedId ? current : undefined}
+                onClick={() => onSelect(item.id)}
+                data-testid="queue-item"
+                data-id={item.id}
+              >
+                <span className={styles.dot} data-status={item.status} title={item.status} />
+                <span className={styles.itemTitle}>
+                  <span>
+                    {item.domain} · step {item.stepIndex + 1}
+                    {item.reward > 0 ? ` · reward ${Number(item.reward.toFixed(2))}` : ""}
+                  </span>
+                  {lockedByOther ? (
+                    <span className={styles.lockTag} data-testid="locked-by">
+                      <LockIcon /> {item.lockedBy}
+                    </span>
+                  ) : item.author ? (
+                    <span>{item.author}</span>
+                  ) : null}
+                </span>
+                <span className={styles.itemAction}>{item.action}</span>
+              </button>
+            </li>
+          );
+        })}
+      </ul>
+    </nav>
+  );
+}

@@ -1,0 +1,59 @@
+import { useMemo } from "react";
+import styles from "../annotations.module.css";
+import { ago, clock } from "../lib/time";
+import { diffTrace } from "../lib/traceDiff";
+import type { AnnotationEventRow } from "../types";
+import { DiffText } from "./DiffText";
+
+const VERB: Record<string, string> = {
+  accept: "accepted the trace",
+  edit: "corrected the trace",
+  reject: "rejected the trace",
+  reopen: "reopened it for review",
+};
+
+function EventChange({ before, after }: { before: string; after: string }) {
+  const diff = useMemo(() => diffTrace(before, after), [before, after]);
+  if (diff.identical) return null;
+  return (
+    <div className={styles.historyDiff}>
+      <DiffText segments={diff.original} changedClass={styles.removed} />
+      {"  →  "}
+      <DiffText segments={diff.corrected} changedClass={styles.added} />
+    </div>
+  );
+}
+
+/** Who changed what and when, newest first. */
+export function ReviewHistory({ events }: { events: AnnotationEventRow[] }) {
+  const now = new Date();
+  return (
+    <section className="panel" aria-label="History">
+      <h2>History</h2>
+      {events.length === 0 ? (
+        <p className="hint" style={{ margin: 0 }}>
+          Not reviewed yet. Written by the teacher and waiting in the queue.
+        </p>
+      ) : (
+        <ol className={styles.history} data-testid="history">
+          {events.map((e) => (
+            <li key={e.id} data-testid="history-event">
+              <span className={styles.avatar} aria-hidden="true">
+                {e.author[0]?.toUpperCase()}
+              </span>
+              <span>
+                <strong>{e.author}</strong> {VERB[e.action] ?? e.action}{" "}
+                <span className={styles.when} title={e.createdAt.toISOString()}>
+                  · {clock(e.createdAt, now)} ({ago(e.createdAt, now)})
+                </span>
+              </span>
+              {e.action === "edit" && e.before !== null && e.after !== null ? (
+                <EventChange before={e.before} after={e.after} />
+              ) : null}
+            </li>
+          ))}
+        </ol>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,30 @@
+"use client";
+
+import { useCallback, useSyncExternalStore } from "react";
+
+/** There is no login: the name an annotator gives is kept in this browser and sent with every review. */
+const KEY = "dreamgym.annotator";
+const CHANGED = "dreamgym:annotator-changed";
+
+function subscribe(onChange: () => void): () => void {
+  window.addEventListener("storage", onChange);
+  window.addEventListener(CHANGED, onChange);
+  return () => {
+    window.removeEventListener("storage", onChange);
+    window.removeEventListener(CHANGED, onChange);
+  };
+}
+
+const read = () => window.localStorage.getItem(KEY)?.trim() ?? "";
+
+/** The annotator's name ("" when not given yet), undefined until the browser's storage could be read. */
+export function useAnnotatorName(): [string | undefined, (name: string) => void] {
+  const name = useSyncExternalStore<string | undefined>(subscribe, read, () => undefined);
+  const setName = useCallback((next: string) => {
+    const trimmed = next.trim();
+    if (trimmed) window.localStorage.setItem(KEY, trimmed);
+    else window.localStorage.removeItem(KEY);
+    window.dispatchEvent(new Event(CHANGED));
+  }, []);
+  return [name, setName];
+}

@@ -1,0 +1,70 @@
+"use client";
+
+import { TRPCClientError } from "@trpc/client";
+import { useEffect, useRef, useState } from "react";
+import { useTRPCClient } from "@/trpc/react";
+
+/** Well inside the server's 5-minute lock: a tab left open keeps its trace, a closed one frees it soon after. */
+const RENEW_MS = 60_000;
+/** Someone else's trace is tried again this often, so it becomes ours once they move on. */
+const RETRY_MS = 15_000;
+
+export type LockState =
+  | { kind: "none" }
+  | { kind: "taking" }
+  | { kind: "held"; until: Date }
+  | { kind: "locked"; message: string }
+  | { kind: "error"; message: string };
+
+/**
+ * Holds the lock of the trace on screen while it is open: takes it on arrival, renews it, releases it on leaving.
+ * Lock calls run one after another (a release must never overtake the take that follows it), and only the latest
+ * item's answers are kept.
+ */
+export function useItemLock(
+  id: string | null,
+  author: string | null,
+): { state: LockState; retake: () => void } {
+  const client = useTRPCClient();
+  const [state, setState] = useState<LockState>({ kind: "none" });
+  const chain = useRef<Promise<unknown>>(Promise.resolve());
+  const [attempt, setAttempt] = useState(0);
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: attempt forces a new take on request
+  useEffect(() => {
+    if (!id || !author) {
+      setState({ kind: "none" });
+      return;
+    }
+    let live = true;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const enqueue = (work: () => Promise<unknown>) => {
+      chain.current = chain.current.then(work, work).catch(() => {});
+    };
+    const take = () =>
+      enqueue(async () => {
+        if (!live) return;
+        try {
+          const held = await client.annotations.lock.mutate({ id, author });
+          if (!live) return;
+          setState({ kind: "held", until: held.lockExpiresAt });
+          timer = setTimeout(take, RENEW_MS);
+        } catch (error) {
+          if (!live) return;
+          const message = error instanceof Error ? error.message : String(error);
+          const conflict = error instanceof TRPCClientError && error.data?.code === "CONFLICT";
+          setState(conflict ? { kind: "locked", message } : { kind: "error", message });
+          timer = setTimeout(take, RETRY_MS);
+        }
+      });
+    setState({ kind: "taking" });
+    take();
+    return () => {
+      live = false;
+      clearTimeout(timer);
+      enqueue(() => client.annotations.release.mutate({ id, author }));
+    };
+  }, [id, author, client, attempt]);
+
+  return { state, retake: () => setAttempt((n) => n + 1) };
+}
