@@ -5,7 +5,7 @@ import { measureFidelity } from "@/core/experience/fidelityRun";
 import type { ExperienceSettings, JudgeScores } from "@/core/experience/types";
 import { config } from "@/env";
 import { createExperienceModel, createJudge, createLlm, createTeacher } from "@/server/experience/backends";
-import { sftRecords } from "@/server/experience/exportSft";
+import { SFT_EXPORT_SETTINGS, sftRecords } from "@/server/experience/exportSft";
 import { writeTeacherTraces } from "@/server/experience/teacherTraces";
 import { indexPending } from "@/server/replay/indexing";
 import { withReplayStore } from "@/server/replay/replayStore";
@@ -155,8 +155,13 @@ export function registerExperienceCommands(program: Command) {
     .option("--domain <domain>", "only this domain")
     .option("--reviewed-only", "only traces an annotator accepted or edited (default: all but rejected)")
     .option("--teacher <name>", "only traces of this teacher")
-    .option("--k <n>", "demonstrations in each prompt", nonNegativeInt, 4)
-    .option("--history <n>", "steps of history in each prompt", nonNegativeInt, 4)
+    .option("--k <n>", "demonstrations in each prompt", nonNegativeInt, SFT_EXPORT_SETTINGS.k)
+    .option(
+      "--history <n>",
+      "steps of history in each prompt",
+      nonNegativeInt,
+      SFT_EXPORT_SETTINGS.historyWindow,
+    )
     .action(async (options) => {
       const db = await database();
       await indexPending(db);
