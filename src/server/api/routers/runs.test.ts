@@ -48,4 +48,57 @@ describe("runs router", () => {
     await expect(caller.runs.resume({ id: runId })).rejects.toThrow(/already queued or running/);
     expect((await caller.runs.get({ id: runId })).status).toBe("queued");
   });
+
+  it("lists the final real-env success and planned iterations, and compares runs' curves in the order asked", async () => {
+    const caller = createCaller({ db: t.db });
+    const a = await caller.runs.create({ method: "dreamgym", domain: "shop", iterations: 3 } as never);
+    const b = await caller.runs.create({ method: "real", domain: "shop", iterations: 5 } as never);
+    const bc = await caller.runs.create({ method: "bc", domain: "shop" } as never);
+    await t.db.runMetric.createMany({
+      data: [
+        { runId: a.runId, iteration: 2, syntheticSuccess: 0.5, realSuccess: 0.4, realTransitions: 0 },
+        { runId: a.runId, iteration: 1, syntheticSuccess: 0.25, meanReward: 0.3 },
+        { runId: b.runId, iteration: 1, realSuccess: 0.1, realTransitions: 120 },
+      ],
+    });
+    await t.db.run.update({
+      where: { id: a.runId },
+      data: {
+        status: "succeeded",
+        result: {
+          untrained: { successRate: 0.05, meanReward: 0.1, episodes: 50, transitions: 400 },
+          final: { successRate: 0.62, meanReward: 0.7, episodes: 50, transitions: 300 },
+        },
+      },
+    });
+
+    const listed = await caller.runs.list({});
+    expect(listed.find((r) => r.id === a.runId)).toMatchObject({
+      finalRealSuccess: 0.62,
+      untrainedRealSuccess: 0.05,
+      plannedIterations: 3,
+    });
+    expect(listed.find((r) => r.id === b.runId)).toMatchObject({
+      finalRealSuccess: null,
+      plannedIterations: 5,
+    });
+    // Behaviour cloning does not iterate: no "it 0/20" for it.
+    expect(listed.find((r) => r.id === bc.runId)).toMatchObject({ algorithm: "bc", plannedIterations: null });
+    expect((await caller.runs.get({ id: a.runId })).finalRealSuccess).toBe(0.62);
+
+    const compared = await caller.runs.compare({ ids: [b.runId, a.runId, b.runId] });
+    expect(compared.map((r) => r.id)).toEqual([b.runId, a.runId]);
+    expect(compared[1]?.metrics.map((m) => [m.iteration, m.syntheticSuccess, m.realSuccess])).toEqual([
+      [1, 0.25, null],
+      [2, 0.5, 0.4],
+    ]);
+    expect(compared[0]).toMatchObject({ method: "real", finalRealSuccess: null });
+  });
+
+  it("refuses to compare nothing or unknown runs, naming them", async () => {
+    const caller = createCaller({ db: t.db });
+    const { runId } = await caller.runs.create({ method: "dreamgym", domain: "shop" } as never);
+    await expect(caller.runs.compare({ ids: [] })).rejects.toThrow(/Pick at least one run/);
+    await expect(caller.runs.compare({ ids: [runId, "ghost"] })).rejects.toThrow("No run with id ghost");
+  });
 });

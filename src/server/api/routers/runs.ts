@@ -6,6 +6,25 @@ import { createTRPCRouter, publicProcedure, TRPCError } from "../trpc";
 
 const ACTIVE = ["queued", "running"];
 
+const Evaluation = z.object({ successRate: z.number(), meanReward: z.number(), episodes: z.number() });
+const Summary = z.object({ untrained: Evaluation.optional(), final: Evaluation.optional() });
+
+/** The real-env test figures a finished run stored in its result, or nulls while it has none. */
+function evaluations(result: unknown) {
+  const parsed = Summary.safeParse(result ?? {});
+  return {
+    finalRealSuccess: parsed.success ? (parsed.data.final?.successRate ?? null) : null,
+    untrainedRealSuccess: parsed.success ? (parsed.data.untrained?.successRate ?? null) : null,
+  };
+}
+
+/** The iterations a run's config asks for, so the UI can say "3 of 10"; null for methods that do not iterate. */
+function plannedIterations(config: unknown): number | null {
+  const parsed = z.object({ iterations: z.number(), method: z.string() }).safeParse(config);
+  if (!parsed.success || parsed.data.method === "bc" || parsed.data.method === "untrained") return null;
+  return parsed.data.iterations;
+}
+
 async function activeTrainJobs(db: Parameters<typeof createRun>[0], runId: string) {
   const jobs = await db.job.findMany({ where: { type: "train", status: { in: ACTIVE } } });
   return jobs.filter((j) => (j.payload as { runId?: string } | null)?.runId === runId);
@@ -21,8 +40,8 @@ export const runsRouter = createTRPCRouter({
         .object({ domain: z.string().optional(), limit: z.number().int().min(1).max(500).default(100) })
         .prefault({}),
     )
-    .query(({ ctx, input }) =>
-      ctx.db.run.findMany({
+    .query(async ({ ctx, input }) => {
+      const runs = await ctx.db.run.findMany({
         where: input.domain ? { domain: input.domain } : {},
         orderBy: { createdAt: "desc" },
         take: input.limit,
@@ -39,11 +58,18 @@ export const runsRouter = createTRPCRouter({
           realTransitions: true,
           syntheticTransitions: true,
           createdAt: true,
+          startedAt: true,
           finishedAt: true,
           result: true,
+          config: true,
         },
-      }),
-    ),
+      });
+      return runs.map(({ config, ...run }) => ({
+        ...run,
+        ...evaluations(run.result),
+        plannedIterations: plannedIterations(config),
+      }));
+    }),
 
   get: publicProcedure.input(z.object({ id: z.string() })).query(async ({ ctx, input }) => {
     const run = await ctx.db.run.findUnique({
@@ -51,8 +77,56 @@ export const runsRouter = createTRPCRouter({
       include: { metrics: { orderBy: { iteration: "asc" } } },
     });
     if (!run) throw new TRPCError({ code: "NOT_FOUND", message: `No run with id ${input.id}` });
-    return run;
+    return { ...run, ...evaluations(run.result), plannedIterations: plannedIterations(run.config) };
   }),
+
+  /** Several runs' per-iteration curves, in the order asked, for one chart. */
+  compare: publicProcedure
+    .input(
+      z.object({
+        ids: z
+          .array(z.string().min(1))
+          .min(1, "Pick at least one run to compare")
+          .max(12, "Compare at most 12 runs at once"),
+      }),
+    )
+    .query(async ({ ctx, input }) => {
+      const ids = [...new Set(input.ids)];
+      const runs = await ctx.db.run.findMany({
+        where: { id: { in: ids } },
+        select: {
+          id: true,
+          name: true,
+          method: true,
+          domain: true,
+          algorithm: true,
+          status: true,
+          iteration: true,
+          realTransitions: true,
+          syntheticTransitions: true,
+          result: true,
+          metrics: {
+            orderBy: { iteration: "asc" },
+            select: {
+              iteration: true,
+              syntheticSuccess: true,
+              realSuccess: true,
+              meanReward: true,
+              realTransitions: true,
+              syntheticTransitions: true,
+            },
+          },
+        },
+      });
+      const missing = ids.filter((id) => !runs.some((r) => r.id === id));
+      if (missing.length > 0)
+        throw new TRPCError({ code: "NOT_FOUND", message: `No run with id ${missing.join(", ")}` });
+      const byId = new Map(runs.map((r) => [r.id, r]));
+      return ids.map((id) => {
+        const { result, ...run } = byId.get(id)!;
+        return { ...run, ...evaluations(result) };
+      });
+    }),
 
   cancel: publicProcedure.input(z.object({ id: z.string() })).mutation(async ({ ctx, input }) => {
     const jobs = await activeTrainJobs(ctx.db, input.id);

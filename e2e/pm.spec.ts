@@ -1,0 +1,129 @@
+import { expect, type Page, test } from "@playwright/test";
+
+const DEMO = "demo: shop DreamGym GRPO";
+const NAME = "pm: shop DreamGym GRPO, 3 iterations";
+
+async function metricRows(page: Page): Promise<number> {
+  return page.getByTestId("metric-row").count();
+}
+
+test("a PM launches a short run from a preset, watches its curves grow, compares it and drills into the curriculum", async ({
+  page,
+}) => {
+  // The seeded demo run and teacher job go first (the worker runs one job at a time), then ours.
+  test.setTimeout(12 * 60_000);
+
+  await page.goto("/runs");
+  const rows = page.getByTestId("run-row");
+  await expect(rows.filter({ hasText: DEMO })).toHaveCount(1);
+  const before = await rows.count();
+
+  await page.getByRole("link", { name: "New run" }).click();
+  await expect(page).toHaveURL(/\/runs\/new$/);
+  await page.getByLabel("Preset").selectOption("shop-dreamgym-grpo-quick");
+  await expect(page.getByLabel("Iterations")).toHaveValue("10");
+  await page.getByLabel("Name").fill(NAME);
+  await page.getByLabel("Iterations").fill("3");
+  await page.getByLabel("Tasks per batch").fill("4");
+  await page.getByLabel("Eval interval").fill("1");
+  await page.getByLabel("Eval episodes").fill("10");
+
+  await page.screenshot({ path: "docs/screenshots/launch-form.png", fullPage: true });
+
+  // A group of one has no variance to learn from: the form says so beside the field and launches nothing.
+  await page.getByLabel("Group size").fill("1");
+  await page.getByRole("button", { name: "Launch run" }).click();
+  await expect(page.getByTestId("field-error-groupSize")).toContainText(/>=\s*2/);
+  await expect(page.getByTestId("form-problems")).toHaveText("1 setting needs fixing");
+  await expect(page).toHaveURL(/\/runs\/new$/);
+
+  await page.getByLabel("Group size").fill("4");
+  await expect(page.getByTestId("field-error-groupSize")).toHaveCount(0);
+  await page.getByRole("button", { name: "Launch run" }).click();
+  await expect(page).toHaveURL(/\/runs\?launched=/);
+  const runId = new URL(page.url()).searchParams.get("launched") ?? "";
+  expect(runId).not.toBe("");
+  // Exactly one run was launched: the refused submit wrote nothing.
+  await expect(rows).toHaveCount(before + 1);
+  const row = page.locator(`[data-run-id="${runId}"]`);
+  await expect(row).toContainText(NAME);
+  await expect(row.getByTestId("run-status")).toHaveText(/queued|running/);
+
+  await row.getByRole("link", { name: NAME }).click();
+  await expect(page).toHaveURL(new RegExp(`/runs/${runId}$`));
+  await expect(page.getByTestId("run-config")).toContainText(/groupSize\s*4/);
+
+  // Watch the curve grow while the worker runs it: the metric rows and plotted points only ever increase.
+  const seen: number[] = [];
+  const status = page.getByTestId("run-status");
+  const deadline = Date.now() + 10 * 60_000;
+  while (Date.now() < deadline) {
+    const n = await metricRows(page);
+    if (seen.at(-1) !== n) seen.push(n);
+    if ((await status.textContent()) === "succeeded") break;
+    expect(await status.textContent()).toMatch(/queued|running/);
+    await page.waitForTimeout(250);
+  }
+  await expect(status).toHaveText("succeeded");
+  await expect(page.getByTestId("metric-row")).toHaveCount(3);
+  seen.push(await metricRows(page));
+  const distinct = [...new Set(seen)];
+  expect(distinct).toEqual([...distinct].sort((a, b) => a - b));
+  expect(distinct.length).toBeGreaterThanOrEqual(2);
+  await expect(page.getByTestId("success-chart")).toHaveAttribute("data-points", "3");
+  // Evaluated every iteration: three real-env points and three synthetic ones.
+  await expect(page.getByTestId("success-chart").locator(".recharts-line-dots circle")).toHaveCount(6);
+  await expect(page.getByTestId("run-final-success")).toContainText("%");
+  await expect(page.getByTestId("run-iteration")).toContainText("3");
+  await page.screenshot({ path: "docs/screenshots/run-detail.png", fullPage: true });
+
+  // Against the seeded demo run, on one chart.
+  await page.getByRole("link", { name: "Runs", exact: true }).click();
+  await expect(page).toHaveURL(/\/runs$/);
+  await expect(rows.filter({ hasText: DEMO }).getByTestId("run-status")).toHaveText("succeeded");
+  await page.getByLabel(`Select ${NAME}`).check();
+  await page.getByLabel(`Select ${DEMO}`).check();
+  await page.screenshot({ path: "docs/screenshots/runs.png" });
+  await page.getByRole("button", { name: "Compare selected (2)" }).click();
+  await expect(page).toHaveURL(/\/runs\/compare\?ids=/);
+  await expect(page.getByTestId("compared-run")).toHaveCount(2);
+  const real = page.getByTestId("compare-real");
+  await expect(real.locator(".recharts-legend-item")).toHaveCount(2);
+  await expect(real.locator(".recharts-legend-wrapper")).toContainText(NAME);
+  await expect(real.locator(".recharts-legend-wrapper")).toContainText(DEMO);
+  await expect(real.locator(".recharts-line-curve")).toHaveCount(2);
+  await expect(page.getByTestId("compare-synthetic").locator(".recharts-line-curve")).toHaveCount(2);
+
+  // The curriculum: from the run's page to its heatmap, one cell to that task's episodes of that iteration.
+  await page.getByRole("link", { name: NAME }).click();
+  await page.getByRole("link", { name: "Curriculum heatmap" }).click();
+  await expect(page).toHaveURL(new RegExp(`/curriculum\\?run=${runId}$`));
+  const heatmap = page.getByTestId("heatmap");
+  await expect(heatmap).toHaveAttribute("data-drawn", "true");
+  await expect(heatmap).toHaveAttribute("data-cols", "3");
+  await expect(page.getByTestId("lineage-node").first()).toBeVisible();
+
+  const box = await heatmap.boundingBox();
+  if (!box) throw new Error("heatmap has no box");
+  const attr = async (name: string) => Number(await heatmap.getAttribute(name));
+  const [cellW, cellH, gutter, header] = [
+    await attr("data-cell-w"),
+    await attr("data-cell-h"),
+    await attr("data-gutter"),
+    await attr("data-header"),
+  ];
+  // The top row is the task with the highest mean variance; hover along it to a cell it has statistics for.
+  const tooltip = page.getByTestId("heatmap-tooltip");
+  let target: { x: number; y: number } | undefined;
+  for (let col = 0; col < 3 && !target; col++) {
+    const point = { x: box.x + gutter + (col + 0.5) * cellW, y: box.y + header + 0.5 * cellH };
+    await page.mouse.move(point.x, point.y);
+    if (await tooltip.isVisible()) target = point;
+  }
+  if (!target) throw new Error("no cell with statistics in the top row");
+  await expect(tooltip).toContainText("reward variance");
+  await expect(tooltip).toContainText(/rollouts\s*4/);
+  await page.screenshot({ path: "docs/screenshots/curriculum.png", fullPage: true });
+  await page.mouse.click(target.x, target.y);
+  await expect(page).toHaveURL(new RegExp(`/trajectories\\?run=${runId}&iteration=[1-3]&task=[^&]+$`));
+});

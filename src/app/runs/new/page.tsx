@@ -1,0 +1,14 @@
+import Link from "next/link";
+import { LaunchForm } from "@/features/runs/components/LaunchForm";
+
+export default function Page() {
+  return (
+    <>
+      <h1>New run</h1>
+      <p className="sub">
+        Start from a preset, change any setting, launch. <Link href="/runs">Back to runs</Link>
+      </p>
+      <LaunchForm />
+    </>
+  );
+}

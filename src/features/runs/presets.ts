@@ -1,0 +1,112 @@
+import { RunConfig } from "@/core/train/config";
+import householdBc from "../../../configs/household-bc.json";
+import householdBcQuick from "../../../configs/household-bc-quick.json";
+import householdDreamgymGrpo from "../../../configs/household-dreamgym-grpo.json";
+import householdDreamgymGrpoQuick from "../../../configs/household-dreamgym-grpo-quick.json";
+import householdDreamgymPpo from "../../../configs/household-dreamgym-ppo.json";
+import householdDreamgymPpoQuick from "../../../configs/household-dreamgym-ppo-quick.json";
+import householdDreamgymS2rGrpo from "../../../configs/household-dreamgym-s2r-grpo.json";
+import householdDreamgymS2rGrpoQuick from "../../../configs/household-dreamgym-s2r-grpo-quick.json";
+import householdDreamgymS2rPpo from "../../../configs/household-dreamgym-s2r-ppo.json";
+import householdDreamgymS2rPpoQuick from "../../../configs/household-dreamgym-s2r-ppo-quick.json";
+import householdRealGrpo from "../../../configs/household-real-grpo.json";
+import householdRealGrpoQuick from "../../../configs/household-real-grpo-quick.json";
+import householdRealPpo from "../../../configs/household-real-ppo.json";
+import householdRealPpoQuick from "../../../configs/household-real-ppo-quick.json";
+import shopBc from "../../../configs/shop-bc.json";
+import shopBcQuick from "../../../configs/shop-bc-quick.json";
+import shopDreamgymGrpo from "../../../configs/shop-dreamgym-grpo.json";
+import shopDreamgymGrpoQuick from "../../../configs/shop-dreamgym-grpo-quick.json";
+import shopDreamgymPpo from "../../../configs/shop-dreamgym-ppo.json";
+import shopDreamgymPpoQuick from "../../../configs/shop-dreamgym-ppo-quick.json";
+import shopDreamgymS2rGrpo from "../../../configs/shop-dreamgym-s2r-grpo.json";
+import shopDreamgymS2rGrpoQuick from "../../../configs/shop-dreamgym-s2r-grpo-quick.json";
+import shopDreamgymS2rPpo from "../../../configs/shop-dreamgym-s2r-ppo.json";
+import shopDreamgymS2rPpoQuick from "../../../configs/shop-dreamgym-s2r-ppo-quick.json";
+import shopRealGrpo from "../../../configs/shop-real-grpo.json";
+import shopRealGrpoQuick from "../../../configs/shop-real-grpo-quick.json";
+import shopRealPpo from "../../../configs/shop-real-ppo.json";
+import shopRealPpoQuick from "../../../configs/shop-real-ppo-quick.json";
+
+/**
+ * Launch-form presets: the paper's methods per domain, straight from configs/*.json (the same files
+ * `train --config` reads), plus the untrained policy, which needs no file. Each is parsed with RunConfig, so a
+ * broken config file fails here rather than in the form.
+ */
+const FILES: ReadonlyArray<readonly [string, unknown]> = [
+  ["household-bc", householdBc],
+  ["household-bc-quick", householdBcQuick],
+  ["household-dreamgym-grpo", householdDreamgymGrpo],
+  ["household-dreamgym-grpo-quick", householdDreamgymGrpoQuick],
+  ["household-dreamgym-ppo", householdDreamgymPpo],
+  ["household-dreamgym-ppo-quick", householdDreamgymPpoQuick],
+  ["household-dreamgym-s2r-grpo", householdDreamgymS2rGrpo],
+  ["household-dreamgym-s2r-grpo-quick", householdDreamgymS2rGrpoQuick],
+  ["household-dreamgym-s2r-ppo", householdDreamgymS2rPpo],
+  ["household-dreamgym-s2r-ppo-quick", householdDreamgymS2rPpoQuick],
+  ["household-real-grpo", householdRealGrpo],
+  ["household-real-grpo-quick", householdRealGrpoQuick],
+  ["household-real-ppo", householdRealPpo],
+  ["household-real-ppo-quick", householdRealPpoQuick],
+  ["shop-bc", shopBc],
+  ["shop-bc-quick", shopBcQuick],
+  ["shop-dreamgym-grpo", shopDreamgymGrpo],
+  ["shop-dreamgym-grpo-quick", shopDreamgymGrpoQuick],
+  ["shop-dreamgym-ppo", shopDreamgymPpo],
+  ["shop-dreamgym-ppo-quick", shopDreamgymPpoQuick],
+  ["shop-dreamgym-s2r-grpo", shopDreamgymS2rGrpo],
+  ["shop-dreamgym-s2r-grpo-quick", shopDreamgymS2rGrpoQuick],
+  ["shop-dreamgym-s2r-ppo", shopDreamgymS2rPpo],
+  ["shop-dreamgym-s2r-ppo-quick", shopDreamgymS2rPpoQuick],
+  ["shop-real-grpo", shopRealGrpo],
+  ["shop-real-grpo-quick", shopRealGrpoQuick],
+  ["shop-real-ppo", shopRealPpo],
+  ["shop-real-ppo-quick", shopRealPpoQuick],
+];
+
+export interface Preset {
+  /** The config file's name without .json (or untrained-<domain>). */
+  id: string;
+  label: string;
+  domain: RunConfig["domain"];
+  quick: boolean;
+  config: RunConfig;
+}
+
+const METHOD_LABELS: Record<RunConfig["method"], string> = {
+  dreamgym: "DreamGym",
+  "dreamgym-s2r": "DreamGym-S2R",
+  real: "Real-env",
+  bc: "Behaviour cloning",
+  untrained: "Untrained",
+};
+
+export function methodLabel(method: RunConfig["method"]): string {
+  return METHOD_LABELS[method];
+}
+
+function presetLabel(config: RunConfig, quick: boolean): string {
+  const rl =
+    config.method === "bc" || config.method === "untrained" ? "" : ` · ${config.algorithm.toUpperCase()}`;
+  return `${METHOD_LABELS[config.method]}${rl}${quick ? " (quick)" : ""}`;
+}
+
+const UNTRAINED: ReadonlyArray<readonly [string, unknown]> = (["shop", "household"] as const).map(
+  (domain) =>
+    [
+      `untrained-${domain}`,
+      { name: `${domain} untrained`, method: "untrained", domain, evaluation: { episodes: 100 } },
+    ] as const,
+);
+
+export const PRESETS: readonly Preset[] = [...FILES, ...UNTRAINED].map(([id, raw]) => {
+  const config = RunConfig.parse(raw);
+  const quick = id.endsWith("-quick");
+  return { id, label: presetLabel(config, quick), domain: config.domain, quick, config };
+});
+
+export const DEFAULT_PRESET_ID = "shop-dreamgym-grpo-quick";
+
+export function presetById(id: string): Preset | undefined {
+  return PRESETS.find((p) => p.id === id);
+}
