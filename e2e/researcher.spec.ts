@@ -51,7 +51,7 @@ test.describe("researcher debugs a hallucinated transition", () => {
     await expect(page.getByTestId("run-fidelity")).toHaveCount(0);
 
     // Narrow to the demo run; its fidelity figures appear above the list.
-    const runOption = page.getByLabel("Run").locator("option").nth(1);
+    const runOption = page.getByLabel("Run").locator("option", { hasText: "demo: shop DreamGym GRPO" });
     await page.getByLabel("Run").selectOption((await runOption.getAttribute("value")) ?? "");
     await expect(page).toHaveURL(/run=.+&source=synthetic|source=synthetic&run=/);
     await expect(page.getByTestId("fidelity-next-state-differs")).toHaveText(/^\d+\.\d%$/);
@@ -116,7 +116,13 @@ test.describe("researcher debugs a hallucinated transition", () => {
     // The flagged list has it, with the run's figures counting it, and opens it where it was flagged.
     await page.goto("/flagged");
     await expect(page.getByTestId("flagged-count")).toHaveText("1 flagged step");
-    await expect(page.getByTestId("fidelity-flagged-steps")).toHaveText("1");
+    // Other journeys may have launched runs of their own; the demo run's figures are the ones that count it.
+    await expect(
+      page
+        .getByTestId("run-fidelity")
+        .filter({ hasText: "demo: shop DreamGym GRPO" })
+        .getByTestId("fidelity-flagged-steps"),
+    ).toHaveText("1");
     const row = page.getByRole("row").filter({ hasText: "real search never returns" });
     await expect(row).toContainText(instruction);
     await page.screenshot({ path: "docs/screenshots/flagged.png", fullPage: true });
