@@ -4,17 +4,15 @@
  * production build) on its own fresh database. "Drawn" is the page's own `heatmap-drawn` performance mark, set
  * once the canvas has its cells.
  */
-import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { chromium } from "@playwright/test";
 import { loadConfig } from "@/env";
 import { bulkInsert, sqlDate } from "@/server/bulkInsert";
 import { runHeatmap } from "@/server/curriculum/heatmap";
 import { createDb, type Db } from "@/server/db";
 import { migrateDeploy } from "@/server/migrate";
+import { benchConfig, launchChromium, quantile, type RunningApp, startApp } from "./appServer";
 
 const root = path.resolve(import.meta.dirname, "..");
 const AIM_MS = 1_000;
@@ -27,19 +25,6 @@ function option(args: string[], name: string, fallback: number): number {
   return value;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-/** A deterministic pseudo-random stream, so every bench run draws the same heatmap. */
 function random(seed: number): () => number {
   let s = seed >>> 0;
   return () => {
@@ -117,35 +102,6 @@ async function writeRun(db: Db, tasks: number, iterations: number, group: number
   return run.id;
 }
 
-async function waitForServer(url: string, server: ChildProcess, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (server.exitCode !== null)
-      throw new Error(`the server exited (code ${server.exitCode}) before it was up`);
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  throw new Error(`the server did not answer ${url} within ${timeoutMs / 1000} s`);
-}
-
-function stop(server: ChildProcess): Promise<void> {
-  if (server.exitCode !== null || server.pid === undefined) return Promise.resolve();
-  const exited = new Promise<void>((r) => server.once("exit", () => r()));
-  // start.ts stops its web and worker children on SIGTERM.
-  server.kill("SIGTERM");
-  const force = setTimeout(() => server.kill("SIGKILL"), 15_000);
-  return exited.finally(() => clearTimeout(force));
-}
-
-const quantile = (xs: number[], q: number) => {
-  const sorted = [...xs].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] as number;
-};
-
 export async function uiHeatmapBench(args: string[]): Promise<void> {
   const tasks = option(args, "tasks", 500);
   const iterations = option(args, "iterations", 100);
@@ -153,16 +109,14 @@ export async function uiHeatmapBench(args: string[]): Promise<void> {
   const log = (line: string) => process.stderr.write(`[ui-heatmap] ${line}\n`);
 
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "dreamgym-bench-heatmap-"));
-  const configFile = path.join(dataDir, "dreamgym.config.json");
-  fs.writeFileSync(configFile, JSON.stringify({ demo: { seedOnEmpty: false } }));
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     DREAMGYM_DATA_DIR: dataDir,
-    DREAMGYM_CONFIG: configFile,
+    DREAMGYM_CONFIG: benchConfig(dataDir),
   };
   delete env.DATABASE_URL;
   const settings = loadConfig(env);
-  let server: ChildProcess | undefined;
+  let app: RunningApp | undefined;
   try {
     await migrateDeploy(settings.databaseUrl);
     const db = await createDb(settings.databaseUrl);
@@ -185,28 +139,10 @@ export async function uiHeatmapBench(args: string[]): Promise<void> {
       `heatmap query p50 ${quantile(queryMs, 0.5).toFixed(0)} ms, payload ${(payloadBytes / 1024).toFixed(0)} KiB`,
     );
 
-    const port = await freePort();
-    log(`starting the app on port ${port} (builds into .next-bench when the sources changed)…`);
-    const child = spawn(process.execPath, ["--import", "tsx", path.join(root, "scripts", "start.ts")], {
-      cwd: root,
-      env: {
-        ...env,
-        PORT: String(port),
-        HOST: "127.0.0.1",
-        NEXT_DIST_DIR: ".next-bench",
-        NEXT_TELEMETRY_DISABLED: "1",
-      },
-      stdio: ["ignore", "ignore", "inherit"],
-    });
-    server = child;
-    const base = `http://127.0.0.1:${port}`;
-    await waitForServer(`${base}/api/trpc/jobs.list`, child, 15 * 60_000);
-
-    const browser = await chromium.launch({
-      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-      headless: true,
-      args: ["--no-sandbox", "--disable-gpu"],
-    });
+    log("starting the app (builds into .next-bench when the sources changed)…");
+    app = await startApp(dataDir, 15 * 60_000);
+    const { base } = app;
+    const browser = await launchChromium();
     const drawn: number[] = [];
     const fetched: number[] = [];
     const documents: number[] = [];
@@ -282,7 +218,7 @@ export async function uiHeatmapBench(args: string[]): Promise<void> {
     );
     console.log(JSON.stringify(result));
   } finally {
-    if (server) await stop(server);
+    if (app) await app.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }

@@ -1,12 +1,11 @@
-import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { chromium, type Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
 import { createDb } from "@/server/db";
 import { migrateDeploy } from "@/server/migrate";
+import { launchChromium, quantile, startApp } from "./appServer";
 
 /**
  * How fast the step view is: the time from pressing → to the next step rendered (p50/p95), and the time to
@@ -16,29 +15,14 @@ import { migrateDeploy } from "@/server/migrate";
 const ROOT = path.resolve(import.meta.dirname, "..");
 const TARGET_MS = 50;
 
-const quantile = (sorted: number[], q: number) =>
-  sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
 const round = (x: number) => Math.round(x * 10) / 10;
 
 function summary(values: number[]) {
-  const sorted = [...values].sort((a, b) => a - b);
   return {
-    p50: round(quantile(sorted, 0.5)),
-    p95: round(quantile(sorted, 0.95)),
-    max: round(sorted.at(-1) ?? Number.NaN),
+    p50: round(quantile(values, 0.5)),
+    p95: round(quantile(values, 0.95)),
+    max: round(Math.max(...values)),
   };
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** A shop-like page: products in [SEP]-joined fields, as the built-in environment writes them. */
@@ -108,45 +92,6 @@ async function seedEpisode(url: string, steps: number): Promise<string> {
   } finally {
     await db.$disconnect();
   }
-}
-
-function startServer(port: number, dataDir: string): ChildProcess {
-  const configFile = path.join(dataDir, "bench.config.json");
-  fs.writeFileSync(configFile, JSON.stringify({ demo: { seedOnEmpty: false } }));
-  const child = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "scripts", "start.ts")], {
-    cwd: ROOT,
-    detached: true,
-    stdio: ["ignore", "pipe", "pipe"],
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      DREAMGYM_DATA_DIR: dataDir,
-      DREAMGYM_CONFIG: configFile,
-      NEXT_DIST_DIR: process.env.NEXT_DIST_DIR || ".next-bench",
-      NEXT_TELEMETRY_DISABLED: "1",
-    },
-  });
-  const log = fs.createWriteStream(path.join(dataDir, "server.log"));
-  child.stdout?.pipe(log);
-  child.stderr?.pipe(log);
-  return child;
-}
-
-async function waitForServer(base: string, child: ChildProcess, timeoutMs: number) {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null)
-      throw new Error(`the server exited (code ${child.exitCode}) before it was ready`);
-    try {
-      const response = await fetch(`${base}/api/trpc/jobs.list`);
-      if (response.ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 1000));
-  }
-  throw new Error(`the server did not answer within ${timeoutMs / 1000} s`);
 }
 
 /**
@@ -233,17 +178,11 @@ export async function uiStepperBench(args: string[]): Promise<void> {
 
   const episodeId = await seedEpisode(`file:${path.join(dataDir, "dreamgym.db")}`, steps);
   say(`wrote a ${steps}-step synthetic episode into ${dataDir}`);
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  const server = startServer(port, dataDir);
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    headless: true,
-    args: ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"],
-  });
+  say("starting the app (builds it first when its sources changed)…");
+  const app = await startApp(dataDir);
+  const { base } = app;
+  const browser = await launchChromium();
   try {
-    say("starting the app (builds it first when its sources changed)…");
-    await waitForServer(base, server, 20 * 60_000);
     const url = `${base}/trajectories/${episodeId}`;
 
     const queries: number[] = [];
@@ -310,16 +249,7 @@ export async function uiStepperBench(args: string[]): Promise<void> {
     process.stdout.write(`${JSON.stringify(result)}\n`);
   } finally {
     await browser.close();
-    if (server.pid && server.exitCode === null) {
-      // start.ts forwards the signal to web and worker; the group kill catches anything left behind.
-      process.kill(-server.pid, "SIGTERM");
-      await new Promise((r) => setTimeout(r, 3000));
-      try {
-        process.kill(-server.pid, "SIGKILL");
-      } catch {
-        // already gone
-      }
-    }
+    await app.stop();
     if (!values.keep) fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }

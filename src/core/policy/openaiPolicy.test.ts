@@ -7,6 +7,7 @@ import {
   script,
   startFakeOpenAI,
 } from "../../../tests/helpers/fakeOpenAIServer";
+import { firstResultShopper, listedActions } from "../../../tests/helpers/scriptedAgent";
 import { household } from "../envs/household";
 import { shop } from "../envs/shop";
 import { createLlmClient } from "../llm";
@@ -33,16 +34,6 @@ async function setup(handler: FakeHandler, domain = household) {
     historyWindow: 2,
   });
   return { server, policy };
-}
-
-/** The actions the prompt lists, as a model would read them. */
-function listedActions(request: { body: { messages?: Array<{ content: unknown }> } }): string[] {
-  const user = String(request.body.messages?.at(-1)?.content ?? "");
-  const section = user.split("## Actions you can take\n")[1] ?? "";
-  return section
-    .split("\n")
-    .filter((l) => l.startsWith("- "))
-    .map((l) => l.slice(2));
 }
 
 describe("OpenAIPolicy", () => {
@@ -100,17 +91,7 @@ describe("OpenAIPolicy", () => {
 
   it("plays a whole real episode, one request per step, with the recent history in the prompt", async () => {
     const shopTask = shop.task("test", 3);
-    // A scripted agent: search with the instruction, open the first result, buy it.
-    const handler: FakeHandler = (request) => {
-      const actions = listedActions(request);
-      const pick =
-        actions.find((a) => a.toLowerCase() === "click[buy now]") ??
-        actions.find((a) => /^click\[b[0-9a-z]{7}\]$/i.test(a)) ??
-        actions.find((a) => a.startsWith("search[")) ??
-        actions[0];
-      return okJson({ thought: "go on", action: pick });
-    };
-    const { server, policy } = await setup(handler, shop);
+    const { server, policy } = await setup(firstResultShopper, shop);
     const episode = await rollout(shop.createEnvironment(), policy, shopTask, shop.maxSteps);
     expect(episode.steps.map((s) => s.action.split("[")[0])).toEqual(["search", "click", "click"]);
     expect(episode.steps.at(-1)?.action.toLowerCase()).toBe("click[buy now]");

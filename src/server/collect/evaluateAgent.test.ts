@@ -2,7 +2,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { shop } from "@/core/envs/shop";
 import { createLlmClient } from "@/core/llm";
 import { OpenAIPolicy } from "@/core/policy/openaiPolicy";
-import { type FakeOpenAI, okJson, startFakeOpenAI } from "../../../tests/helpers/fakeOpenAIServer";
+import { type FakeOpenAI, startFakeOpenAI } from "../../../tests/helpers/fakeOpenAIServer";
+import { firstResultShopper } from "../../../tests/helpers/scriptedAgent";
 import { collectOffline } from "./collectOffline";
 
 let server: FakeOpenAI | undefined;
@@ -13,19 +14,7 @@ afterEach(async () => {
 
 describe("evaluating an LLM agent in a real environment", () => {
   it("plays every episode through the endpoint and reports the agent by its model", async () => {
-    // A scripted agent: open the first result, buy it; search with the first listed query otherwise.
-    server = await startFakeOpenAI((request) => {
-      const prompt = String(request.body.messages?.at(-1)?.content ?? "");
-      const actions = (prompt.split("## Actions you can take\n")[1] ?? "")
-        .split("\n")
-        .filter((l) => l.startsWith("- "))
-        .map((l) => l.slice(2));
-      const pick =
-        actions.find((a) => a.toLowerCase() === "click[buy now]") ??
-        actions.find((a) => /^click\[b[0-9a-z]{7}\]$/i.test(a)) ??
-        actions.find((a) => a.startsWith("search["));
-      return okJson({ thought: "next", action: pick });
-    });
+    server = await startFakeOpenAI(firstResultShopper);
     const llm = createLlmClient({
       baseURL: server.url,
       model: "agent-model",

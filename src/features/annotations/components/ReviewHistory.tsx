@@ -1,9 +1,9 @@
 import { useMemo } from "react";
+import { DiffText } from "@/features/shared/components/DiffText";
 import styles from "../annotations.module.css";
 import { ago, clock } from "../lib/time";
 import { diffTrace } from "../lib/traceDiff";
 import type { AnnotationEventRow } from "../types";
-import { DiffText } from "./DiffText";
 
 const VERB: Record<string, string> = {
   accept: "accepted the trace",

@@ -1,10 +1,10 @@
 "use client";
 
 import { useDeferredValue, useMemo } from "react";
+import { DiffText } from "@/features/shared/components/DiffText";
 import styles from "../annotations.module.css";
 import { diffTrace } from "../lib/traceDiff";
 import type { AnnotationDetail } from "../types";
-import { DiffText } from "./DiffText";
 
 interface Props {
   item: AnnotationDetail;

@@ -1,10 +1,7 @@
 import { diffWordsWithSpace } from "diff";
+import { type DiffSegment, diffSides } from "@/features/shared/lib/diffSides";
 
-/** A run of text on one side; `changed` marks words the other side does not have. */
-export interface TraceSegment {
-  text: string;
-  changed: boolean;
-}
+export type TraceSegment = DiffSegment;
 
 export interface TraceDiff {
   /** The teacher's trace, with what the correction took out marked. */
@@ -46,12 +43,14 @@ export function diffTrace(original: string, corrected: string): TraceDiff {
       addedWords: words(corrected),
     };
   }
-  const diff: TraceDiff = { original: [], corrected: [], identical: false, removedWords: 0, addedWords: 0 };
-  for (const change of changes) {
-    if (!change.added) diff.original.push({ text: change.value, changed: change.removed });
-    if (!change.removed) diff.corrected.push({ text: change.value, changed: change.added });
-    if (change.removed) diff.removedWords += words(change.value);
-    if (change.added) diff.addedWords += words(change.value);
-  }
-  return diff;
+  const { left, right } = diffSides(changes);
+  const count = (segments: DiffSegment[]) =>
+    segments.reduce((n, s) => n + (s.changed ? words(s.text) : 0), 0);
+  return {
+    original: left,
+    corrected: right,
+    identical: false,
+    removedWords: count(left),
+    addedWords: count(right),
+  };
 }

@@ -1,29 +1,12 @@
 import { useMemo } from "react";
+import { DiffText } from "@/features/shared/components/DiffText";
 import styles from "../episodes.module.css";
 import type { RealAnswer, Verdict } from "../lib/realAnswer";
-import { type DiffSegment, diffStates } from "../lib/stepDiff";
+import { diffStates } from "../lib/stepDiff";
 import type { EpisodeStep } from "../types";
 
 const fmt = (x: number) => String(Number(x.toFixed(3)));
 const yesNo = (b: boolean) => (b ? "yes" : "no");
-
-function Segments({ segments, changedClass }: { segments: DiffSegment[]; changedClass: string }) {
-  return (
-    <>
-      {segments.map((s, i) =>
-        s.changed ? (
-          // biome-ignore lint/suspicious/noArrayIndexKey: segments are positional and rebuilt with the step
-          <mark key={i} className={changedClass}>
-            {s.text}
-          </mark>
-        ) : (
-          // biome-ignore lint/suspicious/noArrayIndexKey: segments are positional and rebuilt with the step
-          <span key={i}>{s.text}</span>
-        ),
-      )}
-    </>
-  );
-}
 
 interface Props {
   step: EpisodeStep;
@@ -104,13 +87,13 @@ export function RealAnswerComparison({ step, real, verdict, divergedAt, onJump }
         <div className={styles.side}>
           <div className={styles.sectionLabel}>Predicted next state</div>
           <pre className={`text ${styles.scroll}`} data-testid="diff-predicted">
-            <Segments segments={diff.predicted} changedClass={styles.removed ?? ""} />
+            <DiffText segments={diff.predicted} changedClass={styles.removed ?? ""} />
           </pre>
         </div>
         <div className={styles.side}>
           <div className={styles.sectionLabel}>Real next state</div>
           <pre className={`text ${styles.scroll}`} data-testid="diff-real">
-            <Segments segments={diff.real} changedClass={styles.added ?? ""} />
+            <DiffText segments={diff.real} changedClass={styles.added ?? ""} />
           </pre>
         </div>
       </div>

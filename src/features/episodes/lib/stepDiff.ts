@@ -1,10 +1,7 @@
 import { diffArrays, diffLines } from "diff";
+import { type DiffSegment, diffSides } from "@/features/shared/lib/diffSides";
 
-/** A run of text on one side of the comparison; `changed` marks what the other side does not have. */
-export interface DiffSegment {
-  text: string;
-  changed: boolean;
-}
+export type { DiffSegment };
 
 export interface StepDiff {
   /** The prediction, with what the real environment did not say marked. */
@@ -50,11 +47,6 @@ export function diffStates(predicted: string, real: string): StepDiff {
       granularity: "whole",
     };
   }
-  const left: DiffSegment[] = [];
-  const right: DiffSegment[] = [];
-  for (const change of changes) {
-    if (!change.added) left.push({ text: change.value, changed: change.removed });
-    if (!change.removed) right.push({ text: change.value, changed: change.added });
-  }
+  const { left, right } = diffSides(changes);
   return { predicted: left, real: right, identical: false, granularity: byWord ? "word" : "line" };
 }

@@ -1,11 +1,11 @@
-import type { TraceSegment } from "../lib/traceDiff";
+import type { DiffSegment } from "../lib/diffSides";
 
 /** Text with the changed runs marked; model text is rendered as text, never as HTML. */
 export function DiffText({
   segments,
   changedClass,
 }: {
-  segments: TraceSegment[];
+  segments: DiffSegment[];
   changedClass: string | undefined;
 }) {
   return (
