@@ -48,10 +48,10 @@ const offline =
   ];
 
 export const SCALES: Record<"full" | "quick", Scale> = {
-  // Sized to finish within an hour on two cores (see the note in table.md): two seeds, eight synthetic iterations.
+  // Sized to finish within an hour on two cores: three seeds, twelve synthetic iterations of 8 tasks x 8 rollouts.
   full: {
-    seeds: [0, 1],
-    iterations: 8,
+    seeds: [0, 1, 2],
+    iterations: 12,
     tasksPerBatch: 8,
     groupSize: 8,
     evaluationEpisodes: 100,

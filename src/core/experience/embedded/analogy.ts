@@ -45,15 +45,20 @@ export interface Substitution {
 
 const isNumber = (w: Word) => /^\d+$/.test(w.word);
 
-/** Substitutions from aligning two word sequences; lone numbers keep the word before them ("drawer 6"). */
-function align(a: Word[], b: Word[], weight: number): Substitution[] {
+/**
+ * Substitutions from aligning two word sequences; lone numbers keep the word before them ("drawer 6"). Also the
+ * number of words matched in order, so that one alignment serves both the rewrite and the overlap.
+ */
+function align(a: Word[], b: Word[], weight: number): { substitutions: Substitution[]; common: number } {
   const out: Substitution[] = [];
+  let common = 0;
   const parts = diffArrays(a, b, { comparator: sameWord });
   let previousCommon: Word | undefined;
   for (let i = 0; i < parts.length; i++) {
     const part = parts[i]!;
     if (!part.added && !part.removed) {
       previousCommon = part.value[part.value.length - 1];
+      common += part.value.length;
       continue;
     }
     const next = parts[i + 1];
@@ -69,7 +74,7 @@ function align(a: Word[], b: Word[], weight: number): Substitution[] {
       i++;
     }
   }
-  return out;
+  return { substitutions: out, common };
 }
 
 export interface Analogy {
@@ -86,20 +91,16 @@ export function analogy(
   const curAction = words(current.action);
   const demoState = words(demo.state);
   const curState = words(current.state);
-  const fromAction = align(demoAction, curAction, 3);
-  const fromState = align(demoState, curState, 1);
-  let common = 0;
-  const bar: Word = { text: "|", word: "|" };
-  for (const part of diffArrays([...demoState, bar, ...demoAction], [...curState, bar, ...curAction], {
-    comparator: sameWord,
-  })) {
-    if (!part.added && !part.removed) common += part.value.length;
-  }
+  const action = align(demoAction, curAction, 3);
+  const state = align(demoState, curState, 1);
+  // State and action align separately (an action word never pairs with a state word); the +1 stands for the
+  // boundary between them, which always aligns.
+  const common = state.common + action.common + 1;
   const overlap =
     (2 * common) / (demoState.length + demoAction.length + curState.length + curAction.length + 2);
   // One target per source phrase: the action's alignment wins, then the longer phrase.
   const bySource = new Map<string, Substitution>();
-  for (const s of [...fromAction, ...fromState]) {
+  for (const s of [...action.substitutions, ...state.substitutions]) {
     const key = s.from.join(" ");
     const existing = bySource.get(key);
     if (!existing || s.weight > existing.weight) bySource.set(key, s);

@@ -291,11 +291,19 @@ function estimateOutcome(input: ExperienceInput, candidates: Candidate[], chosen
         situationOf(c.demo.instruction, c.demo.state, c.demo.action),
       );
       const k = weight(c) * Math.exp(-((e - evidence) ** 2) / (2 * EVIDENCE_BANDWIDTH ** 2));
-      num += k * c.demo.reward;
+      // A demonstration rewarded r with more of its goal in view says less than r for this situation: outcome
+      // rewards grow with the goal satisfied, so below its evidence the reward scales down with ours (without
+      // this, kernel weights normalise away and a half-right purchase inherits the experts' 1).
+      const scale = e > evidence && e > 0 ? evidence / e : 1;
+      num += k * c.demo.reward * scale;
       den += k;
     }
     reward = den > 0 ? num / den : 0;
-    const binary = ending.every((c) => c.demo.reward === 0 || c.demo.reward === 1);
+    // Binary outcome rewards (success or not) only where the demonstrations show both outcomes.
+    const binary =
+      ending.every((c) => c.demo.reward === 0 || c.demo.reward === 1) &&
+      ending.some((c) => c.demo.reward === 0) &&
+      ending.some((c) => c.demo.reward === 1);
     if (binary) reward = reward >= 0.5 ? 1 : 0;
     reward = Math.round(reward * 1000) / 1000;
     explanation = done
