@@ -1,5 +1,5 @@
 /**
- * Float32Array <-> base64, little-endian, with no Node Buffer (src/core also runs in the browser). Checkpoints
+ * Typed arrays <-> base64, little-endian, with no Node Buffer (src/core also runs in the browser). Checkpoints
  * store weights this way: a quarter of the size of a JSON number array, and exact.
  */
 const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
@@ -48,19 +48,59 @@ function decodeBytes(text: string): Uint8Array {
   return out;
 }
 
-export function float32ToBase64(values: Float32Array): string {
-  const bytes = new Uint8Array(values.length * 4);
+type NumberArray = Float32Array | Float64Array | Uint32Array;
+
+/** How one element type sits in little-endian bytes. */
+interface ElementCodec<A extends NumberArray> {
+  name: string;
+  bytes: number;
+  make: (length: number) => A;
+  read: (view: DataView, offset: number) => number;
+  write: (view: DataView, offset: number, value: number) => void;
+}
+
+function encodeArray<A extends NumberArray>(values: A, codec: ElementCodec<A>): string {
+  const bytes = new Uint8Array(values.length * codec.bytes);
   const view = new DataView(bytes.buffer);
-  for (let i = 0; i < values.length; i++) view.setFloat32(i * 4, values[i] as number, true);
+  for (let i = 0; i < values.length; i++) codec.write(view, i * codec.bytes, values[i] as number);
   return encodeBytes(bytes);
 }
 
-export function base64ToFloat32(text: string): Float32Array {
+function decodeArray<A extends NumberArray>(text: string, codec: ElementCodec<A>): A {
   const bytes = decodeBytes(text);
-  if (bytes.length % 4 !== 0)
-    throw new Error(`base64: ${bytes.length} bytes is not a whole number of float32s`);
+  if (bytes.length % codec.bytes !== 0)
+    throw new Error(`base64: ${bytes.length} bytes is not a whole number of ${codec.name}s`);
   const view = new DataView(bytes.buffer);
-  const out = new Float32Array(bytes.length / 4);
-  for (let i = 0; i < out.length; i++) out[i] = view.getFloat32(i * 4, true);
+  const out = codec.make(bytes.length / codec.bytes);
+  for (let i = 0; i < out.length; i++) out[i] = codec.read(view, i * codec.bytes);
   return out;
 }
+
+const FLOAT32: ElementCodec<Float32Array> = {
+  name: "float32",
+  bytes: 4,
+  make: (n) => new Float32Array(n),
+  read: (view, o) => view.getFloat32(o, true),
+  write: (view, o, x) => view.setFloat32(o, x, true),
+};
+const FLOAT64: ElementCodec<Float64Array> = {
+  name: "float64",
+  bytes: 8,
+  make: (n) => new Float64Array(n),
+  read: (view, o) => view.getFloat64(o, true),
+  write: (view, o, x) => view.setFloat64(o, x, true),
+};
+const UINT32: ElementCodec<Uint32Array> = {
+  name: "uint32",
+  bytes: 4,
+  make: (n) => new Uint32Array(n),
+  read: (view, o) => view.getUint32(o, true),
+  write: (view, o, x) => view.setUint32(o, x, true),
+};
+
+export const float32ToBase64 = (values: Float32Array): string => encodeArray(values, FLOAT32);
+export const base64ToFloat32 = (text: string): Float32Array => decodeArray(text, FLOAT32);
+export const float64ToBase64 = (values: Float64Array): string => encodeArray(values, FLOAT64);
+export const base64ToFloat64 = (text: string): Float64Array => decodeArray(text, FLOAT64);
+export const uint32ToBase64 = (values: Uint32Array): string => encodeArray(values, UINT32);
+export const base64ToUint32 = (text: string): Uint32Array => decodeArray(text, UINT32);

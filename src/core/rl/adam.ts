@@ -3,6 +3,28 @@
  * CleanRL does (nn.utils.clip_grad_norm_ then optimizer.step()). Dense on purpose: every weight's moments decay
  * every step, exactly as torch.optim.Adam, so results do not depend on which features a minibatch touched.
  */
+import { z } from "zod";
+import { base64ToFloat64, base64ToUint32, float64ToBase64, uint32ToBase64 } from "../policy/base64";
+
+/**
+ * The optimizer's memory, saved with a run's checkpoint so a resumed run steps exactly as an uninterrupted one.
+ * Sparse: a hashed feature space has 2^18 weights, but only the features rollouts have seen carry moments.
+ */
+export const AdamState = z.object({
+  t: z.number().int().min(0),
+  moments: z.array(
+    z.object({
+      length: z.number().int().min(0),
+      /** base64 of the uint32 indices whose moments are non-zero, ascending. */
+      index: z.string(),
+      /** base64 of float64 first moments at those indices. */
+      m: z.string(),
+      /** base64 of float64 second moments at those indices. */
+      v: z.string(),
+    }),
+  ),
+});
+export type AdamState = z.infer<typeof AdamState>;
 export interface AdamConfig {
   /** Step size. */
   learningRate: number;
@@ -43,6 +65,51 @@ export class Adam {
 
   zeroGrad(): void {
     for (const g of this.grads) g.fill(0);
+  }
+
+  snapshot(): AdamState {
+    return {
+      t: this.t,
+      moments: this.m.map((m, k) => {
+        const v = this.v[k] as Float64Array;
+        const index: number[] = [];
+        for (let i = 0; i < m.length; i++) if (m[i] !== 0 || v[i] !== 0) index.push(i);
+        return {
+          length: m.length,
+          index: uint32ToBase64(Uint32Array.from(index)),
+          m: float64ToBase64(Float64Array.from(index, (i) => m[i] as number)),
+          v: float64ToBase64(Float64Array.from(index, (i) => v[i] as number)),
+        };
+      }),
+    };
+  }
+
+  /** Continues from a snapshot; refuses one taken over other parameter shapes, before changing anything. */
+  restore(state: AdamState): void {
+    if (state.moments.length !== this.m.length)
+      throw new Error(
+        `optimizer state has ${state.moments.length} parameter vectors, this optimizer has ${this.m.length}`,
+      );
+    const decoded = state.moments.map((saved, k) => {
+      const length = (this.m[k] as Float64Array).length;
+      if (saved.length !== length)
+        throw new Error(`optimizer state vector ${k} has ${saved.length} weights, this one has ${length}`);
+      const index = base64ToUint32(saved.index);
+      const m = base64ToFloat64(saved.m);
+      const v = base64ToFloat64(saved.v);
+      if (m.length !== index.length || v.length !== index.length || index.some((i) => i >= length))
+        throw new Error(`optimizer state vector ${k} is inconsistent (indices and moments disagree)`);
+      return { index, m, v };
+    });
+    decoded.forEach(({ index, m, v }, k) => {
+      const mk = (this.m[k] as Float64Array).fill(0);
+      const vk = (this.v[k] as Float64Array).fill(0);
+      index.forEach((i, j) => {
+        mk[i] = m[j] as number;
+        vk[i] = v[j] as number;
+      });
+    });
+    this.t = state.t;
   }
 
   /** Clips, then takes one Adam step. Returns the gradient norm before clipping. */

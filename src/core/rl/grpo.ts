@@ -65,7 +65,8 @@ interface Sample {
 export class Grpo {
   readonly config: GrpoConfig;
   readonly optimizer: Adam;
-  private readonly rng: Rng;
+  /** Minibatch shuffles; saved with the optimizer so a resumed run draws the same minibatches. */
+  readonly rng: Rng;
 
   /** `reference` is the frozen policy of the KL penalty (e.g. a clone of the starting policy); needed when klBeta > 0. */
   constructor(

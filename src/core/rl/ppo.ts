@@ -84,7 +84,8 @@ const NORMALIZE_EPSILON = 1e-8;
 export class Ppo {
   readonly config: PpoConfig;
   readonly optimizer: Adam;
-  private readonly rng: Rng;
+  /** Minibatch shuffles; saved with the optimizer so a resumed run draws the same minibatches. */
+  readonly rng: Rng;
 
   constructor(
     readonly policy: LinearSoftmaxPolicy,

@@ -1,9 +1,26 @@
+import { z } from "zod";
+import { base64ToFloat32, float32ToBase64 } from "../policy/base64";
 import type { LinearSoftmaxPolicy } from "../policy/linearSoftmax";
 import { LinearValue } from "../policy/value";
+import { AdamState } from "../rl/adam";
 import type { DecisionEpisode } from "../rl/decision";
 import { Grpo, type GrpoConfig } from "../rl/grpo";
 import { Ppo, type PpoConfig } from "../rl/ppo";
 import type { UpdateStats } from "../rl/stats";
+
+/**
+ * Everything an update depends on besides the policy's weights: the optimizer's moments and step count, the
+ * minibatch shuffle's generator and PPO's critic. Without it a resumed run restarts Adam from zero, draws other
+ * minibatches and (PPO) forgets its baseline.
+ */
+export const LearnerState = z.object({
+  algorithm: z.enum(["grpo", "ppo"]),
+  optimizer: AdamState,
+  rng: z.number().int().min(0),
+  /** base64 of the critic's float32 weights (PPO). */
+  value: z.string().optional(),
+});
+export type LearnerState = z.infer<typeof LearnerState>;
 
 /** GRPO or PPO behind one face, so that one iteration serves both (and real and synthetic environments). */
 export interface Learner {
@@ -12,11 +29,28 @@ export interface Learner {
   readonly value?: LinearValue;
   /** One update from the iteration's groups (one group per task). */
   update(groups: DecisionEpisode[][]): UpdateStats;
+  snapshot(): LearnerState;
+  /** Continues from a snapshot of the same algorithm; throws, changing nothing, on any other. */
+  restore(state: LearnerState): void;
+}
+
+function checkAlgorithm(state: LearnerState, algorithm: Learner["algorithm"]): void {
+  if (state.algorithm !== algorithm)
+    throw new Error(`learner state was saved by ${state.algorithm}, this run trains with ${algorithm}`);
 }
 
 export function grpoLearner(policy: LinearSoftmaxPolicy, config: Partial<GrpoConfig> = {}): Learner {
   const grpo = new Grpo(policy, config);
-  return { algorithm: "grpo", update: (groups) => grpo.update(groups) };
+  return {
+    algorithm: "grpo",
+    update: (groups) => grpo.update(groups),
+    snapshot: () => ({ algorithm: "grpo", optimizer: grpo.optimizer.snapshot(), rng: grpo.rng.state32 }),
+    restore(state) {
+      checkAlgorithm(state, "grpo");
+      grpo.optimizer.restore(state.optimizer);
+      grpo.rng.state32 = state.rng;
+    },
+  };
 }
 
 /** PPO sees episodes, not groups: its baseline is the critic, not the group mean. */
@@ -26,5 +60,25 @@ export function ppoLearner(
   value = new LinearValue(policy.dimension),
 ): Learner {
   const ppo = new Ppo(policy, value, config);
-  return { algorithm: "ppo", value, update: (groups) => ppo.update(groups.flat()) };
+  return {
+    algorithm: "ppo",
+    value,
+    update: (groups) => ppo.update(groups.flat()),
+    snapshot: () => ({
+      algorithm: "ppo",
+      optimizer: ppo.optimizer.snapshot(),
+      rng: ppo.rng.state32,
+      value: float32ToBase64(value.weights),
+    }),
+    restore(state) {
+      checkAlgorithm(state, "ppo");
+      if (state.value === undefined) throw new Error("PPO learner state has no critic weights");
+      const critic = base64ToFloat32(state.value);
+      if (critic.length !== value.dimension)
+        throw new Error(`PPO critic state has ${critic.length} weights, this critic has ${value.dimension}`);
+      ppo.optimizer.restore(state.optimizer);
+      ppo.rng.state32 = state.rng;
+      value.weights.set(critic);
+    },
+  };
 }

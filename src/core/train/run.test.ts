@@ -91,37 +91,74 @@ describe("runTraining", () => {
     expect(result.final.successRate).toBeGreaterThan(result.untrained.successRate + 0.3);
   });
 
-  it("resumes from the state of its last finished iteration", async () => {
-    const config = { ...tiny("dreamgym"), iterations: 3 };
+  it.each(["grpo", "ppo"] as const)(
+    "%s: a run resumed after a crash ends exactly where the uninterrupted run ends",
+    async (algorithm) => {
+      const config = { ...tiny("dreamgym"), algorithm, iterations: 3 };
+      const deps = {
+        domain: household,
+        model: new EmbeddedExperienceModel({ reasoning: true }),
+        generator: embeddedTaskGenerator("household"),
+      };
+      const uninterrupted = await runTraining(config, { ...deps, buffer: await offlineBuffer() });
+
+      // The worker dies while storing iteration 2; its replay buffer keeps what iteration 1 and 2 added.
+      const buffer = await offlineBuffer();
+      const first: IterationReport[] = [];
+      await expect(
+        runTraining(config, {
+          ...deps,
+          buffer,
+          onIteration: (r) => {
+            first.push(r);
+            if (r.iteration === 1) throw new Error("worker died");
+          },
+        }),
+      ).rejects.toThrow("worker died");
+      const state = first[0]!.state;
+      expect(state.iterations).toBe(1);
+      expect(state.learner?.algorithm).toBe(algorithm);
+      expect(state.learner?.optimizer.t).toBeGreaterThan(0);
+      // The checkpoint goes through JSON, as it does through the database.
+      const stored = JSON.parse(JSON.stringify(state));
+
+      const resumed: IterationReport[] = [];
+      const result = await runTraining(config, {
+        ...deps,
+        buffer,
+        resume: stored,
+        onIteration: (r) => void resumed.push(r),
+      });
+      expect(resumed.map((r) => r.iteration)).toEqual([2, 3]);
+      expect(result.iterations).toBe(3);
+      expect(resumed[0]!.syntheticTransitions).toBeGreaterThan(state.syntheticTransitions);
+      expect(result.syntheticTransitions).toBe(uninterrupted.syntheticTransitions);
+      // Same weights to the bit: optimizer moments, minibatch draws and (PPO) the critic all came back.
+      expect(result.checkpoint.weights).toBe(uninterrupted.checkpoint.weights);
+      expect(result.final).toEqual(uninterrupted.final);
+      expect(result.untrained).toEqual(uninterrupted.untrained);
+    },
+  );
+
+  it("refuses a learner state saved by the other algorithm, naming both", async () => {
+    const config = { ...tiny("dreamgym"), algorithm: "grpo" as const, iterations: 1 };
     const deps = {
       domain: household,
       model: new EmbeddedExperienceModel({ reasoning: true }),
       generator: embeddedTaskGenerator("household"),
     };
-    const first: IterationReport[] = [];
-    const crashed = new Error("worker died");
-    await expect(
-      runTraining(config, {
-        ...deps,
-        buffer: await offlineBuffer(),
-        onIteration: (r) => {
-          first.push(r);
-          if (r.iteration === 1) throw crashed;
-        },
-      }),
-    ).rejects.toThrow("worker died");
-    const state = first[0]!.state;
-    expect(state.iterations).toBe(1);
-    const resumed: IterationReport[] = [];
-    const result = await runTraining(config, {
+    const reports: IterationReport[] = [];
+    await runTraining(config, {
       ...deps,
       buffer: await offlineBuffer(),
-      resume: state,
-      onIteration: (r) => void resumed.push(r),
+      onIteration: (r) => void reports.push(r),
     });
-    expect(resumed.map((r) => r.iteration)).toEqual([2, 3]);
-    expect(result.iterations).toBe(3);
-    expect(result.syntheticTransitions).toBe(resumed.at(-1)!.syntheticTransitions);
-    expect(resumed[0]!.syntheticTransitions).toBeGreaterThan(state.syntheticTransitions);
+    const state = reports[0]!.state;
+    await expect(
+      runTraining(
+        { ...config, algorithm: "ppo", iterations: 2 },
+        { ...deps, buffer: await offlineBuffer(), resume: state },
+      ),
+    ).rejects.toThrow("learner state was saved by grpo, this run trains with ppo");
   });
 });

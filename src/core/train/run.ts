@@ -14,7 +14,7 @@ import type { Task } from "../types";
 import type { RunConfig } from "./config";
 import { type EvaluationResult, evaluatePolicy } from "./evaluate";
 import { trainingIteration } from "./iteration";
-import { grpoLearner, type Learner, ppoLearner } from "./learner";
+import { grpoLearner, type Learner, type LearnerState, ppoLearner } from "./learner";
 import { type Episode, rollout } from "./rollout";
 
 /** Where a run stands after an iteration: enough to resume it there after a crash. */
@@ -26,6 +26,8 @@ export interface RunState {
   values: TaskValueTableSnapshot;
   /** Curriculum variations written so far (the pool is the seed tasks plus these). */
   generated: Task[];
+  /** Optimizer, minibatch generator and critic; absent in checkpoints written before it was kept. */
+  learner?: LearnerState;
 }
 
 export interface IterationReport {
@@ -89,13 +91,16 @@ export function experienceSettings(config: RunConfig): ExperienceSettings {
 export async function runTraining(config: RunConfig, deps: RunDeps): Promise<RunResult> {
   const started = performance.now();
   const { domain } = deps;
+  const untrainedPolicy = () =>
+    new LinearSoftmaxPolicy({ candidates: domain.candidateActions, seed: config.seed });
   const policy = deps.resume
     ? loadCheckpoint(deps.resume.policy, domain.candidateActions).policy
-    : new LinearSoftmaxPolicy({ candidates: domain.candidateActions, seed: config.seed });
+    : untrainedPolicy();
   const testTasks = domain.tasks("test", config.evaluation.episodes);
-  const evaluate = (key: string) =>
-    evaluatePolicy(domain, policy, testTasks, { greedy: config.evaluation.greedy, key });
-  const untrained = await evaluate("eval:untrained");
+  const evaluate = (key: string, which = policy) =>
+    evaluatePolicy(domain, which, testTasks, { greedy: config.evaluation.greedy, key });
+  // A resumed run reports the same starting point as before its crash, not its checkpoint's success.
+  const untrained = await evaluate("eval:untrained", deps.resume ? untrainedPolicy() : policy);
   let realTransitions = deps.resume?.realTransitions ?? 0;
   let syntheticTransitions = deps.resume?.syntheticTransitions ?? 0;
   let iterations = deps.resume?.iterations ?? 0;
@@ -116,6 +121,7 @@ export async function runTraining(config: RunConfig, deps: RunDeps): Promise<Run
       config.algorithm === "grpo"
         ? grpoLearner(policy, { learningRate: config.learningRate, seed: config.seed })
         : ppoLearner(policy, { learningRate: config.learningRate, seed: config.seed });
+    if (deps.resume?.learner) learner.restore(deps.resume.learner);
     const values = deps.resume ? TaskValueTable.fromSnapshot(deps.resume.values) : new TaskValueTable();
     const seedTasks = domain.tasks("train", config.seedTasks);
     const settings = {
@@ -196,6 +202,7 @@ export async function runTraining(config: RunConfig, deps: RunDeps): Promise<Run
             policy: saveCheckpoint(policy),
             values: values.snapshot(),
             generated,
+            learner: learner.snapshot(),
           },
         });
       }

@@ -37,6 +37,15 @@ export class Rng {
     this.state = (typeof seed === "string" ? hashString(seed) : seed) >>> 0;
   }
 
+  /** The whole generator state: `new Rng(state)` continues exactly where this one is (for resumable runs). */
+  get state32(): number {
+    return this.state;
+  }
+
+  set state32(value: number) {
+    this.state = value >>> 0;
+  }
+
   /** Uniform in [0, 1). */
   next(): number {
     this.state = (this.state + 0x6d2b79f5) >>> 0;

@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { RealDomain } from "@/core/envs/domain";
 import { realAnswers } from "@/core/experience/realCheck";
 import type { RunConfig } from "@/core/train/config";
+import { LearnerState } from "@/core/train/learner";
 import type { IterationReport, RunState } from "@/core/train/run";
 import type { Db } from "../db";
 import { enqueue } from "../queue/queue";
@@ -34,6 +35,7 @@ const StoredRunState = z.object({
   policy: z.unknown(),
   values: z.unknown(),
   generated: z.array(z.object({ id: z.string() }).passthrough()),
+  learner: LearnerState.optional(),
 });
 
 /** The state of the last finished iteration, or undefined for a run that has not finished one. */
