@@ -1,5 +1,5 @@
+import { encodeCells, type PackedCells } from "@/features/curriculum/cellCodec";
 import type { Db } from "../db";
-import { encodeCells, type PackedCells } from "./cellCodec";
 
 /** One row of the heatmap: a task of the run's batches, with what the curriculum needs to say about it. */
 export interface HeatmapTask {

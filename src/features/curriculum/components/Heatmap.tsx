@@ -3,8 +3,8 @@
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { type MouseEvent, useEffect, useMemo, useRef, useState } from "react";
-import { decodeCells } from "@/server/curriculum/cellCodec";
 import type { Heatmap as HeatmapData } from "@/server/curriculum/heatmap";
+import { decodeCells } from "../cellCodec";
 import styles from "../curriculum.module.css";
 import {
   CSS_GRADIENT,

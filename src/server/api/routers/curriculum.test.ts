@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { decodeCells } from "@/features/curriculum/cellCodec";
 import { createTestDb, type TestDb } from "../../../../tests/helpers/testDb";
-import { decodeCells } from "../../curriculum/cellCodec";
 import { createCaller } from "../root";
 
 let t: TestDb;
