@@ -36,7 +36,7 @@ async function waitForPendingTraces(page: Page, atLeast: number) {
 }
 
 /** Another annotator, in their own browser, finds the trace open for Ada and cannot review it. */
-async function secondAnnotatorSeesLock(browser: Browser, baseURL: string, id: string) {
+async function secondAnnotatorSeesLock(browser: Browser, baseURL: string, id: string): Promise<string> {
   const context = await browser.newContext({ baseURL });
   const page = await context.newPage();
   await signIn(page, "Grace");
@@ -48,7 +48,13 @@ async function secondAnnotatorSeesLock(browser: Browser, baseURL: string, id: st
   await page.keyboard.press("a");
   await expect(page.getByTestId("review-error")).toContainText("locked by Ada");
   await expect(page.getByTestId("annotation-status")).toHaveText("pending");
+  // Grace leaves the site with a trace open: the page frees it as it goes, without waiting for the lock to expire.
+  await page.keyboard.press("j");
+  await expect(page.getByTestId("lock-banner")).toContainText("You have this trace until");
+  const gracesId = (await current(page).getAttribute("data-id")) ?? "";
+  await page.goto("about:blank");
   await context.close();
+  return gracesId;
 }
 
 test.describe("annotator corrects teacher reasoning traces", () => {
@@ -109,10 +115,14 @@ test.describe("annotator corrects teacher reasoning traces", () => {
     expect(acceptedId).not.toBe(editedId);
     const acceptedText = (await page.getByTestId("trace-original").textContent()) ?? "";
 
-    await secondAnnotatorSeesLock(browser, baseURL ?? "", acceptedId);
+    const gracesId = await secondAnnotatorSeesLock(browser, baseURL ?? "", acceptedId);
 
     await page.keyboard.press("a");
     await expect(page.locator(`[data-testid=queue-item][data-id="${acceptedId}"]`)).toHaveCount(0);
+    // The trace Grace had open when she left is free again, long before her lock would have expired.
+    const gracesItem = page.locator(`[data-testid=queue-item][data-id="${gracesId}"]`);
+    await expect(gracesItem).toHaveCount(1);
+    await expect(gracesItem.getByTestId("locked-by")).toHaveCount(0);
     await expect(page.getByTestId("count-accepted")).toHaveText("1");
     await expect(page.getByTestId("count-pending")).toHaveText(String(pendingBefore - 2));
 

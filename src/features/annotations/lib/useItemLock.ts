@@ -57,14 +57,32 @@ export function useItemLock(
           timer = setTimeout(take, RETRY_MS);
         }
       });
+    // Closing the tab or leaving the site unmounts nothing, so the cleanup below would never run: the page's own
+    // last request frees the trace instead of leaving it locked for five minutes.
+    const releaseOnLeave = () => releaseWhileLeaving(id, author);
+    window.addEventListener("pagehide", releaseOnLeave);
     setState({ kind: "taking" });
     take();
     return () => {
       live = false;
       clearTimeout(timer);
+      window.removeEventListener("pagehide", releaseOnLeave);
       enqueue(() => client.annotations.release.mutate({ id, author }));
     };
   }, [id, author, client, attempt]);
 
   return { state, retake: () => setAttempt((n) => n + 1) };
+}
+
+/**
+ * A keepalive request outlives the page that sends it, unlike the tRPC client's. The body is what the client would
+ * send for this one mutation: the input under `json`, as superjson writes plain strings.
+ */
+function releaseWhileLeaving(id: string, author: string): void {
+  void fetch("/api/trpc/annotations.release", {
+    method: "POST",
+    keepalive: true,
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ json: { id, author } }),
+  }).catch(() => {});
 }
