@@ -6,7 +6,7 @@ import { getRealDomain } from "@/core/envs/registry";
 import { cosine } from "@/core/replay/cosine";
 import { HashNgramEmbedder } from "@/core/replay/hashEmbedder";
 import { transitionText } from "@/core/replay/transitionText";
-import { rollout } from "@/core/train/rollout";
+import { rollout } from "@/core/rollout";
 import type { Task, TrajectorySource } from "@/core/types";
 import { Rng } from "@/core/util/random";
 import {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { household } from "../envs/household";
-import { rollout } from "../train/rollout";
+import { rollout } from "../rollout";
 import { offlineMemoryBuffer } from "../train/testing";
 import type { Task } from "../types";
 import { EmbeddedExperienceModel } from "./embedded/embeddedModel";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { household } from "../envs/household";
 import { shop } from "../envs/shop";
-import { rollout } from "../train/rollout";
+import { rollout } from "../rollout";
 import { Rng } from "../util/random";
 import { LinearSoftmaxPolicy } from "./linearSoftmax";
 import { replayDecisions } from "./replayDecisions";

@@ -11,7 +11,7 @@ import { firstResultShopper, listedActions } from "../../../tests/helpers/script
 import { household } from "../envs/household";
 import { shop } from "../envs/shop";
 import { createLlmClient } from "../llm";
-import { rollout } from "../train/rollout";
+import { rollout } from "../rollout";
 import { matchCandidate, OpenAIPolicy } from "./openaiPolicy";
 
 let server: FakeOpenAI | undefined;

@@ -1,3 +1,5 @@
+import type { Demonstration } from "./buffer";
+
 /** Cosine similarity; 0 when either vector is zero (no direction, so no similarity). */
 export function cosine(a: Float32Array, b: Float32Array): number {
   if (a.length !== b.length) throw new Error(`cosine: dimensions differ (${a.length} vs ${b.length})`);
@@ -14,7 +16,22 @@ export function cosine(a: Float32Array, b: Float32Array): number {
   return na === 0 || nb === 0 ? 0 : dot / Math.sqrt(na * nb);
 }
 
-/** Best first; equal scores by id, so that results never depend on insertion order. */
-export function byScoreThenId(a: { score: number; id: string }, b: { score: number; id: string }): number {
-  return b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+const order = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
+
+/**
+ * Best first; equal scores by what the demonstration says (task, instruction, state, action, next state, reward),
+ * and only then by id. Ids are random database keys: ordering ties by id alone made a run's results depend on which
+ * database its offline data was collected into. Two ties that differ only in id are the same demonstration.
+ */
+export function byScoreThenContent(a: Demonstration, b: Demonstration): number {
+  return (
+    b.score - a.score ||
+    order(a.taskId ?? "", b.taskId ?? "") ||
+    order(a.instruction, b.instruction) ||
+    order(a.state.text, b.state.text) ||
+    order(a.action, b.action) ||
+    order(a.next.text, b.next.text) ||
+    a.reward - b.reward ||
+    order(a.id, b.id)
+  );
 }

@@ -45,4 +45,28 @@ describe("MemoryReplayBuffer", () => {
     const [first] = await buffer.similar(HAND_QUERIES[0].query, 1);
     expect(first?.reward).toBe(1);
   });
+
+  it("breaks equal scores by content, so the same data under other database ids retrieves the same demonstrations", async () => {
+    // Same task, state and action (so the same vector and score), different outcomes: which one fills the last
+    // slot must not depend on the random ids a database gave them.
+    const base = HAND_CHECKED[0]!;
+    const outcomes = ["the drawer is open", "nothing happens", "the drawer is locked"];
+    const withIds = (ids: string[]) =>
+      outcomes.map((text, i) => ({ ...base, id: ids[i]!, next: { text }, reward: 0 }));
+    const query = {
+      domain: base.domain,
+      instruction: base.instruction,
+      state: base.state.text,
+      action: base.action,
+    };
+    const nextTexts = async (ids: string[]) => {
+      const buffer = new MemoryReplayBuffer(new HashNgramEmbedder());
+      await buffer.add(withIds(ids));
+      return (await buffer.similar(query, 2)).map((d) => d.next.text);
+    };
+    const one = await nextTexts(["cm3", "cm1", "cm2"]);
+    expect(one).toEqual(["nothing happens", "the drawer is locked"]);
+    expect(await nextTexts(["cm1", "cm2", "cm3"])).toEqual(one);
+    expect(await nextTexts(["z", "a", "m"])).toEqual(one);
+  });
 });

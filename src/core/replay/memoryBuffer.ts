@@ -1,6 +1,6 @@
 import type { Transition } from "../types";
 import type { Demonstration, ReplayBuffer, SimilarFilter, SimilarQuery } from "./buffer";
-import { byScoreThenId } from "./cosine";
+import { byScoreThenContent } from "./cosine";
 import type { Embedder } from "./embedder";
 import { transitionText } from "./transitionText";
 
@@ -78,7 +78,7 @@ export class MemoryReplayBuffer implements ReplayBuffer {
     const sources = filter.sources ? new Set<string>(filter.sources) : undefined;
     const excludeIds = new Set(filter.excludeIds ?? []);
     const excludeTasks = new Set(filter.excludeTaskIds ?? []);
-    const best: Array<{ score: number; id: string; transition: Transition }> = [];
+    const best: Demonstration[] = [];
     for (const [key, partition] of this.partitions) {
       const [domain, source] = key.split("\u0000");
       if (domain !== q.domain || (sources && !sources.has(source!))) continue;
@@ -88,24 +88,20 @@ export class MemoryReplayBuffer implements ReplayBuffer {
         const offset = row * dimension;
         for (let i = 0; i < dimension; i++) score += query[i]! * vectors[offset + i]!;
         const worst = best[best.length - 1];
-        if (
-          best.length >= k &&
-          worst &&
-          (score < worst.score || (score === worst.score && transitions[row]!.id > worst.id))
-        )
-          continue;
+        if (best.length >= k && worst && score < worst.score) continue;
         const transition = transitions[row]!;
         if (excludeIds.has(transition.id)) continue;
         if (transition.taskId !== undefined && excludeTasks.has(transition.taskId)) continue;
+        const entry: Demonstration = { ...transition, score };
+        if (best.length >= k && worst && byScoreThenContent(entry, worst) > 0) continue;
         // Insertion into a short sorted list: k is small, so this beats sorting every row.
-        const entry = { score, id: transition.id, transition };
         let at = best.length;
-        while (at > 0 && byScoreThenId(entry, best[at - 1]!) < 0) at--;
+        while (at > 0 && byScoreThenContent(entry, best[at - 1]!) < 0) at--;
         best.splice(at, 0, entry);
         if (best.length > k) best.pop();
       }
     }
-    return best.map(({ transition, score }) => ({ ...transition, score }));
+    return best;
   }
 }
 

@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { LinearSoftmaxPolicy } from "../policy/linearSoftmax";
 import { LinearValue } from "../policy/value";
-import { rollout } from "../train/rollout";
+import { rollout } from "../rollout";
 import { collectEpisode, collectGroup } from "./collect";
 import { Grpo } from "./grpo";
 import { Ppo } from "./ppo";

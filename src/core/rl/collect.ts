@@ -4,7 +4,7 @@
  */
 import type { LinearSoftmaxPolicy } from "../policy/linearSoftmax";
 import type { LinearValue } from "../policy/value";
-import { type Episode, rollout } from "../train/rollout";
+import { type Episode, rollout } from "../rollout";
 import type { Environment, Task } from "../types";
 import type { DecisionEpisode } from "./decision";
 

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { household } from "../envs/household";
 import { LinearSoftmaxPolicy } from "../policy/linearSoftmax";
 import { replayDecisions } from "../policy/replayDecisions";
-import { rollout } from "../train/rollout";
+import { rollout } from "../rollout";
 import { BehaviourCloning } from "./bc";
 import type { Decision } from "./decision";
 

@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { shop } from "../envs/shop";
 import { LinearSoftmaxPolicy } from "../policy/linearSoftmax";
-import { rollout } from "../train/rollout";
+import { rollout } from "../rollout";
 import { Rng } from "../util/random";
 import { collectGroup } from "./collect";
 import { Grpo } from "./grpo";

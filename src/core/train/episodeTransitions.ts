@@ -1,5 +1,5 @@
+import type { Episode } from "../rollout";
 import type { TrajectorySource, Transition } from "../types";
-import type { Episode } from "./rollout";
 
 /** An episode's steps as replay-buffer transitions, with ids `${prefix}-${step}`. */
 export function episodeTransitions(episode: Episode, source: TrajectorySource, prefix: string): Transition[] {

@@ -1,7 +1,7 @@
 import type { RealDomain } from "../envs/domain";
 import type { LinearSoftmaxPolicy } from "../policy/linearSoftmax";
+import { rollout } from "../rollout";
 import type { Task } from "../types";
-import { rollout } from "./rollout";
 
 export interface EvaluationResult {
   episodes: number;

@@ -10,12 +10,12 @@ import { replayDecisions } from "../policy/replayDecisions";
 import type { ReplayBuffer } from "../replay/buffer";
 import { BehaviourCloning } from "../rl/bc";
 import type { UpdateStats } from "../rl/stats";
+import { type Episode, rollout } from "../rollout";
 import type { Task } from "../types";
 import type { RunConfig } from "./config";
 import { type EvaluationResult, evaluatePolicy } from "./evaluate";
 import { trainingIteration } from "./iteration";
 import { grpoLearner, type Learner, type LearnerState, ppoLearner } from "./learner";
-import { type Episode, rollout } from "./rollout";
 
 /** Where a run stands after an iteration: enough to resume it there after a crash. */
 export interface RunState {

@@ -1,9 +1,9 @@
 import type { RealDomain } from "../envs/domain";
 import { HashNgramEmbedder } from "../replay/hashEmbedder";
 import { MemoryReplayBuffer } from "../replay/memoryBuffer";
+import { rollout } from "../rollout";
 import type { Policy } from "../types";
 import { episodeTransitions } from "./episodeTransitions";
-import { rollout } from "./rollout";
 
 /** For tests: an in-memory replay buffer of offline episodes on train tasks 0..episodes-1 of a real domain. */
 export async function offlineMemoryBuffer(

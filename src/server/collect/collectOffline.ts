@@ -1,5 +1,5 @@
 import { getRealDomain, type ReferencePolicy, referencePolicy } from "@/core/envs/registry";
-import { type Episode, rollout } from "@/core/train/rollout";
+import { type Episode, rollout } from "@/core/rollout";
 import type { Policy, Split } from "@/core/types";
 import type { Db } from "../db";
 import { saveEpisodes } from "../trajectories/saveEpisodes";

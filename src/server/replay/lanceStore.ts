@@ -2,7 +2,7 @@ import * as lancedb from "@lancedb/lancedb";
 import type { Schema } from "apache-arrow";
 import { z } from "zod";
 import type { ReplayBuffer, SimilarFilter, SimilarQuery } from "@/core/replay/buffer";
-import { byScoreThenId } from "@/core/replay/cosine";
+import { byScoreThenContent } from "@/core/replay/cosine";
 import { type Embedder, type EmbedderIdentity, sameEmbedder } from "@/core/replay/embedder";
 import { transitionText } from "@/core/replay/transitionText";
 import type { Transition } from "@/core/types";
@@ -210,7 +210,7 @@ export class LanceReplayStore implements ReplayBuffer {
       columns,
       options.exact,
     );
-    return rows.map(fromRow).sort(byScoreThenId);
+    return rows.map(fromRow).sort(byScoreThenContent);
   }
 
   /** Ids and cosine scores only: the bare cost of a search, without reading rows (the benchmark's floor). */

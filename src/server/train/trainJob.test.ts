@@ -8,7 +8,7 @@ import { createTestDb, type TestDb } from "../../../tests/helpers/testDb";
 import { createHandlers } from "../../../worker/handlers";
 import { collectOffline } from "../collect/collectOffline";
 import { runOneJob } from "../queue/worker";
-import { offlineBuffer } from "./runDeps";
+import { offlineBuffer } from "./offlineBuffer";
 import { createRun, recordIteration } from "./runStore";
 
 let t: TestDb;

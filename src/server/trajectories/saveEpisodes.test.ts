@@ -4,7 +4,7 @@ import { EmbeddedExperienceModel } from "@/core/experience/embedded/embeddedMode
 import { realAnswers } from "@/core/experience/realCheck";
 import { SyntheticEnvironment } from "@/core/experience/synthetic";
 import type { ExperienceModel } from "@/core/experience/types";
-import { rollout } from "@/core/train/rollout";
+import { rollout } from "@/core/rollout";
 import { offlineMemoryBuffer } from "@/core/train/testing";
 import type { Task } from "@/core/types";
 import { createTestDb, type TestDb } from "../../../tests/helpers/testDb";

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { Episode } from "@/core/train/rollout";
+import type { Episode } from "@/core/rollout";
 import type { StepResult, Task, TrajectorySource } from "@/core/types";
 import type { Db } from "../db";
 import { insertSteps, type StepRow } from "./insertSteps";

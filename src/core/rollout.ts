@@ -1,4 +1,4 @@
-import type { Environment, Policy, Step, Task } from "../types";
+import type { Environment, Policy, Step, Task } from "./types";
 
 export interface Episode {
   task: Task;
@@ -13,7 +13,7 @@ export interface Episode {
 
 /**
  * One episode of a policy in an environment. The same function runs in real and synthetic environments: the
- * RL code cannot tell them apart (DESIGN.md "The contracts").
+ * RL code cannot tell them apart (ARCHITECTURE.md "Contracts").
  */
 export async function rollout(
   env: Environment,
