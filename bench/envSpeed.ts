@@ -1,5 +1,6 @@
 import { parseArgs } from "node:util";
-import { getRealDomain, REAL_DOMAINS } from "@/core/envs/registry";
+import { REAL_DOMAIN_NAMES } from "@/core/envs/names";
+import { getRealDomain } from "@/core/envs/registry";
 
 /**
  * Raw speed of the real environments: steps per second of the environment alone (actions come from a noisy
@@ -10,7 +11,7 @@ export async function envSpeedBench(args: string[]) {
   const { values } = parseArgs({ args, options: { episodes: { type: "string", default: "500" } } });
   const episodes = Number(values.episodes);
   const results: Record<string, unknown> = {};
-  for (const name of Object.keys(REAL_DOMAINS)) {
+  for (const name of REAL_DOMAIN_NAMES) {
     const domain = getRealDomain(name);
     const policy = domain.noisy(7, 0.3);
     let steps = 0;

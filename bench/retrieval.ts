@@ -2,6 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { REAL_DOMAIN_NAMES } from "@/core/envs/names";
 import { getRealDomain } from "@/core/envs/registry";
 import { cosine } from "@/core/replay/cosine";
 import { HashNgramEmbedder } from "@/core/replay/hashEmbedder";
@@ -278,7 +279,7 @@ function writeExact(dir: string, queries: StoredTransition[], exact: ExactResult
   fs.writeFileSync(path.join(dir, EXACT_FILE), JSON.stringify(saved));
 }
 
-const DOMAINS = ["shop", "household"] as const;
+const DOMAINS = REAL_DOMAIN_NAMES;
 const EPSILON = 0.3;
 
 /** Transitions from real episodes, alternating domains episode by episode, over successive task indices. */

@@ -51,7 +51,7 @@ test("a PM launches a short run from a preset, watches its curves grow, compares
 
   await row.getByRole("link", { name: NAME }).click();
   await expect(page).toHaveURL(new RegExp(`/runs/${runId}$`));
-  await expect(page.getByTestId("run-config")).toContainText(/groupSize\s*4/);
+  await expect(page.getByTestId("run-config")).toContainText(/Group size\s*4/);
 
   // Watch the curve grow while the worker runs it: the metric rows and plotted points only ever increase.
   const seen: number[] = [];

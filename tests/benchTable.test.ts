@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
+import { REAL_DOMAIN_NAMES } from "@/core/envs/names";
 import { SCALES, tableRows } from "../bench/table/spec";
 
 const run = promisify(execFile);
@@ -25,7 +26,7 @@ describe("bench:table --quick", () => {
       const line = JSON.parse(stdout.trim().split("\n").at(-1) ?? "{}");
       expect(line).toMatchObject({ bench: "table", mode: "quick", failed: 0 });
       const table = JSON.parse(fs.readFileSync(path.join(out, "table-quick.json"), "utf8"));
-      for (const domain of ["shop", "household"] as const) {
+      for (const domain of REAL_DOMAIN_NAMES) {
         const keys = tableRows(domain, SCALES.quick, 0).map((r) => r.key);
         const rows = table.summaries.filter((s: { domain: string }) => s.domain === domain);
         expect(rows.map((s: { key: string }) => s.key)).toEqual(keys);

@@ -9,6 +9,9 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import cliProgress from "cli-progress";
+import { isRealDomainName, REAL_DOMAIN_NAMES } from "@/core/envs/names";
+import { RunConfig } from "@/core/train/config";
+import type { RunMethod } from "@/core/train/methods";
 import { markdown, type RunOutcome, summarise } from "./report";
 import { type Domain, SCALES, type Scale, type TableRow, tableRows } from "./spec";
 
@@ -31,9 +34,12 @@ function parseArgs(args: string[]): Options {
   if (seeds) scale.seeds = seeds.split(",").map((s) => Number.parseInt(s, 10));
   if (scale.seeds.some((s) => !Number.isInteger(s) || s < 0))
     throw new Error(`--seeds: not a list of seeds: ${seeds}`);
-  const domains = (value("--domains") ?? "shop,household").split(",") as Domain[];
-  for (const d of domains)
-    if (d !== "shop" && d !== "household") throw new Error(`--domains: unknown domain "${d}"`);
+  const domains: Domain[] = [];
+  for (const d of (value("--domains") ?? REAL_DOMAIN_NAMES.join(",")).split(",")) {
+    if (!isRealDomainName(d))
+      throw new Error(`--domains: unknown domain "${d}" (built in: ${REAL_DOMAIN_NAMES.join(", ")})`);
+    domains.push(d);
+  }
   const jobs = Number.parseInt(value("--jobs") ?? "2", 10);
   if (!(jobs >= 1)) throw new Error("--jobs: must be a positive integer");
   const out = path.resolve(value("--out") ?? path.join("bench", "results"));
@@ -121,8 +127,15 @@ function runOne(job: Job, dataDir: string, configDir: string): Promise<RunOutcom
 }
 
 /** Longest first, so the two lanes finish together. */
-const COST: Record<string, number> = { real: 3, dreamgym: 2, "dreamgym-s2r": 2.5, bc: 0.2, untrained: 0.1 };
-const cost = (job: Job) => (COST[String(job.row.config.method)] ?? 1) * (job.domain === "shop" ? 1.2 : 1);
+const COST: Record<RunMethod, number> = {
+  real: 3,
+  dreamgym: 2,
+  "dreamgym-s2r": 2.5,
+  bc: 0.2,
+  untrained: 0.1,
+};
+const cost = (job: Job) =>
+  (COST[job.row.config.method as RunMethod] ?? 1) * (job.domain === "shop" ? 1.2 : 1);
 
 export async function tableBench(args: string[]): Promise<void> {
   const options = parseArgs(args);
@@ -178,7 +191,9 @@ export async function tableBench(args: string[]): Promise<void> {
     const name = options.mode === "quick" ? "table-quick" : "table";
     fs.writeFileSync(path.join(options.out, `${name}.md`), markdown(summaries, meta));
     const configs = Object.fromEntries(
-      options.domains.flatMap((d) => tableRows(d, options.scale, 0).map((r) => [`${d}:${r.key}`, r.config])),
+      options.domains.flatMap((d) =>
+        tableRows(d, options.scale, 0).map((r) => [`${d}:${r.key}`, RunConfig.parse(r.config)]),
+      ),
     );
     fs.writeFileSync(
       path.join(options.out, `${name}.json`),

@@ -80,6 +80,11 @@ export function markdown(
       "test tasks (mean ± standard deviation over seeds). Paper figures are Llama-3.1-8B on WebShop / ALFWorld: " +
       "the same shape of experiment, not the same environment or policy, so compare gaps, not absolute values.",
     "",
+    "The real-env rows train on the domain's own train tasks, as the paper's baselines do: their curriculum picks " +
+      "tasks by value but writes no variations. The DreamGym rows' curriculum writes variations (λ bounds their " +
+      "share of a batch); the w/o task generation rows turn that off. Every hyperparameter of each row is in its " +
+      "run config, resolved with its defaults, in table.json beside this file.",
+    "",
   ];
   for (const domain of [...new Set(summaries.map((s) => s.domain))]) {
     lines.push(

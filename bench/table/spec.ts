@@ -3,9 +3,10 @@
  * PPO the real-env baseline (80K real transitions), DreamGym (0), DreamGym-S2R (5K) and DreamGym's three
  * ablations. Every row is a plain run config, the same the CLI and the UI launch.
  */
+import type { RealDomainName } from "@/core/envs/names";
 import type { CollectOptions } from "@/server/collect/collectOffline";
 
-export type Domain = "shop" | "household";
+export type Domain = RealDomainName;
 export type Algorithm = "grpo" | "ppo";
 
 export interface TableRow {

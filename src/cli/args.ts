@@ -33,7 +33,6 @@ export function choice<T extends string>(options: readonly T[]) {
   };
 }
 
-export const DOMAINS = ["shop", "household"] as const;
 export const BACKENDS = ["embedded", "openai"] as const;
 
 export function printJson(value: unknown) {

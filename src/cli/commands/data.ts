@@ -1,4 +1,5 @@
 import type { Command } from "commander";
+import { REAL_DOMAIN_NAMES } from "@/core/envs/names";
 import { getRealDomain } from "@/core/envs/registry";
 import { OpenAIPolicy } from "@/core/policy/openaiPolicy";
 import { config } from "@/env";
@@ -9,7 +10,7 @@ import { indexPending, rebuildIndex } from "@/server/replay/indexing";
 import { reconcile } from "@/server/replay/reconcile";
 import { withReplayStore } from "@/server/replay/replayStore";
 import { importTrajectoriesFile } from "@/server/trajectories/importTrajectories";
-import { choice, DOMAINS, database, nonNegativeInt, positiveInt, printJson, probability } from "../args";
+import { choice, database, nonNegativeInt, positiveInt, printJson, probability } from "../args";
 import { progressBar } from "../progress";
 
 const POLICIES = ["expert", "random", "noisy"] as const;
@@ -19,7 +20,7 @@ const SPLITS = ["train", "test"] as const;
 
 function addRolloutOptions(command: Command, policies: readonly string[] = POLICIES) {
   return command
-    .requiredOption("--domain <domain>", `one of ${DOMAINS.join(", ")}`, choice(DOMAINS))
+    .requiredOption("--domain <domain>", `one of ${REAL_DOMAIN_NAMES.join(", ")}`, choice(REAL_DOMAIN_NAMES))
     .requiredOption("--policy <policy>", `one of ${policies.join(", ")}`, choice(policies))
     .requiredOption("--episodes <n>", "number of episodes", positiveInt)
     .option("--epsilon <p>", "probability of a random action for the noisy policy", probability, 0.3)

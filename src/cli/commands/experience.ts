@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import type { Command } from "commander";
+import { REAL_DOMAIN_NAMES } from "@/core/envs/names";
 import { getRealDomain } from "@/core/envs/registry";
 import { measureFidelity } from "@/core/experience/fidelityRun";
 import type { ExperienceSettings, JudgeScores } from "@/core/experience/types";
@@ -9,16 +10,7 @@ import { SFT_EXPORT_SETTINGS, sftRecords } from "@/server/experience/exportSft";
 import { writeTeacherTraces } from "@/server/experience/teacherTraces";
 import { indexPending } from "@/server/replay/indexing";
 import { withReplayStore } from "@/server/replay/replayStore";
-import {
-  BACKENDS,
-  choice,
-  DOMAINS,
-  database,
-  nonNegativeInt,
-  positiveInt,
-  printJson,
-  probability,
-} from "../args";
+import { BACKENDS, choice, database, nonNegativeInt, positiveInt, printJson, probability } from "../args";
 import { progressBar } from "../progress";
 
 function settingsFrom(options: {
@@ -41,7 +33,7 @@ export function registerExperienceCommands(program: Command) {
     .description(
       "replay held-out real transitions through the experience model and compare with the real environment",
     )
-    .requiredOption("--domain <domain>", `one of ${DOMAINS.join(", ")}`, choice(DOMAINS))
+    .requiredOption("--domain <domain>", `one of ${REAL_DOMAIN_NAMES.join(", ")}`, choice(REAL_DOMAIN_NAMES))
     .option("--backend <backend>", `experience model backend: ${BACKENDS.join(", ")}`, choice(BACKENDS))
     .option("--transitions <n>", "number of held-out real transitions", positiveInt, 500)
     .option("--k <n>", "demonstrations retrieved per step (0: no replay)", nonNegativeInt, 8)

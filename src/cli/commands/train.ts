@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import type { Command } from "commander";
 import { parseRunConfig } from "@/core/train/config";
+import { runProgress } from "@/core/train/methods";
 import { runTraining } from "@/core/train/run";
 import { runDeps } from "@/server/train/runDeps";
 import { database, printJson } from "../args";
@@ -25,14 +26,18 @@ export function registerTrainCommands(program: Command) {
       const config = readConfig(options.config);
       const db = await database();
       const deps = await runDeps(db, config);
-      const total = config.method === "bc" || config.method === "untrained" ? 1 : config.iterations;
+      // Percent, as the UI shows it: a budget-bound phase has no iteration count to show in advance.
+      const total = 100;
       const bar = progressBar(`train ${config.domain}/${config.method}/${config.algorithm}`, total);
       let last = "";
       const result = await runTraining(config, {
         ...deps,
         onIteration: (r) => {
-          if (r.phase === "synthetic") bar.update(r.iteration);
-          else bar.setTotal(Math.max(total, r.iteration));
+          bar.update(
+            Math.round(
+              100 * runProgress(config, { iterations: r.iteration, realTransitions: r.realTransitions }),
+            ),
+          );
           if (r.evaluation)
             last = `it ${r.iteration}: real test success ${(r.evaluation.successRate * 100).toFixed(0)}%`;
         },

@@ -3,9 +3,11 @@
  * schema and validator, plus the rules that keep variations out of the held-out test set), and the task a valid
  * goal becomes, with its lineage.
  */
+import { REAL_DOMAIN_NAMES } from "../envs/names";
 import type { Task } from "../types";
 
-export const CURRICULUM_DOMAINS = ["shop", "household"] as const;
+/** Domains whose goals have a schema to check variations against: the built-in real ones. */
+export const CURRICULUM_DOMAINS = REAL_DOMAIN_NAMES;
 export type CurriculumDomain = (typeof CURRICULUM_DOMAINS)[number];
 
 export type CurriculumGoalCheck<G> = { ok: true; goal: G } | { ok: false; errors: string[] };

@@ -1,19 +1,19 @@
 import type { RealDomain } from "./domain";
 import { household } from "./household";
+import { isRealDomainName, REAL_DOMAIN_NAMES, type RealDomainName } from "./names";
 import { shop } from "./shop";
 
-/** The real environments built in. Imported domains (e.g. "web") have logs but no environment. */
-export const REAL_DOMAINS = { shop, household } as const satisfies Record<string, RealDomain>;
-export type RealDomainName = keyof typeof REAL_DOMAINS;
+export type { RealDomainName } from "./names";
 
-export function isRealDomain(name: string): name is RealDomainName {
-  return Object.hasOwn(REAL_DOMAINS, name);
-}
+/** The real environments built in, one per name in names.ts. Imported domains (e.g. "web") have logs but no environment. */
+export const REAL_DOMAINS: Readonly<Record<RealDomainName, RealDomain>> = { shop, household };
+
+export const isRealDomain = isRealDomainName;
 
 export function getRealDomain(name: string): RealDomain {
   if (!isRealDomain(name)) {
     throw new Error(
-      `"${name}" has no real environment here; built-in domains: ${Object.keys(REAL_DOMAINS).join(", ")}`,
+      `"${name}" has no real environment here; built-in domains: ${REAL_DOMAIN_NAMES.join(", ")}`,
     );
   }
   return REAL_DOMAINS[name];

@@ -1,17 +1,39 @@
 import { z } from "zod";
+import { REAL_DOMAIN_NAMES } from "../envs/names";
+import { BC_DEFAULTS } from "../rl/bc";
+import { GRPO_DEFAULTS } from "../rl/grpo";
+import { PPO_DEFAULTS } from "../rl/ppo";
+import { RUN_METHODS, taskGeneration } from "./methods";
 
 /**
  * Everything a run is, validated: the method (DreamGym, DreamGym-S2R, or a comparison), the domain, the RL
  * algorithm and its knobs, the experience model's ablation switches, the curriculum and the evaluation schedule.
  * The same object comes from `train --config FILE` and from the UI's launch form.
  */
-export const RunMethod = z.enum(["dreamgym", "dreamgym-s2r", "real", "bc", "untrained"]);
+export const RunMethod = z.enum(RUN_METHODS);
 export type RunMethod = z.infer<typeof RunMethod>;
 
-export const RunConfig = z.strictObject({
+/** Shared by GRPO and PPO: how one batch becomes updates. */
+const clippedUpdate = (defaults: typeof GRPO_DEFAULTS | typeof PPO_DEFAULTS) => ({
+  /** Clip range of the probability ratio (and of PPO's value change). */
+  clipEpsilon: z.number().positive().max(10).default(defaults.clipEpsilon),
+  /** Passes over each batch. */
+  epochs: z.number().int().min(1).max(100).default(defaults.epochs),
+  /** Minibatches per epoch: one Adam step each. */
+  minibatches: z.number().int().min(1).max(1_000).default(defaults.minibatches),
+  entropyCoef: z.number().min(0).max(10).default(defaults.entropyCoef),
+  /** Global gradient-norm clip (CleanRL's max_grad_norm). */
+  maxGradNorm: z.number().positive().max(1_000).default(defaults.maxGradNorm),
+});
+
+/**
+ * The fields as written in a config file or the form. RunConfig resolves the defaults that depend on the method
+ * (task generation), so that what a run stores says everything it did.
+ */
+export const RunConfigFields = z.strictObject({
   name: z.string().max(200).default(""),
   method: RunMethod,
-  domain: z.enum(["shop", "household"]),
+  domain: z.enum(REAL_DOMAIN_NAMES),
   algorithm: z.enum(["grpo", "ppo"]).default("grpo"),
   /** Iterations in the synthetic environment (DreamGym), or in the real one (real-env training). */
   iterations: z.number().int().min(0).max(100_000).default(20),
@@ -40,8 +62,11 @@ export const RunConfig = z.strictObject({
     .prefault({}),
   curriculum: z
     .strictObject({
-      /** false is the paper's "w/o task generation". */
-      taskGeneration: z.boolean().default(true),
+      /**
+       * Whether the curriculum writes variations of high-value tasks; false is the paper's "w/o task generation".
+       * Unset: the method's default (METHODS[method].taskGenerationByDefault: on for DreamGym, off for real-env).
+       */
+      taskGeneration: z.boolean().optional(),
       /** Upper bound on the share of generated tasks per batch (λ). */
       lambda: z.number().min(0).max(1).default(0.25),
       parentsPerIteration: z.number().int().min(0).max(100).default(2),
@@ -65,9 +90,52 @@ export const RunConfig = z.strictObject({
   warmStart: z.enum(["none", "bc"]).default("none"),
   /** Behaviour cloning (and the bc warm start): expert demonstrations used. */
   demonstrations: z.number().int().min(1).max(100_000).default(200),
-  learningRate: z.number().positive().max(1).default(0.01),
+  /** Adam step size of the RL update (GRPO or PPO). */
+  learningRate: z.number().positive().max(1).default(GRPO_DEFAULTS.learningRate),
+  grpo: z
+    .strictObject({
+      ...clippedUpdate(GRPO_DEFAULTS),
+      /** Weight of the k3 KL penalty to the policy RL started from (after any warm start); 0 turns it off. */
+      klBeta: z.number().min(0).max(10).default(GRPO_DEFAULTS.klBeta),
+      /** Added to the group's reward std in the advantage. */
+      advantageEpsilon: z.number().positive().max(1).default(GRPO_DEFAULTS.advantageEpsilon),
+      /** "episode": each episode weighs 1 whatever its length (DeepSeekMath); "decision": each decision does (DAPO). */
+      aggregation: z.enum(["episode", "decision"]).default(GRPO_DEFAULTS.aggregation),
+    })
+    .prefault({}),
+  ppo: z
+    .strictObject({
+      ...clippedUpdate(PPO_DEFAULTS),
+      /** Discount; outcome rewards come at the end, so below 1 a shorter success is worth more. */
+      gamma: z.number().min(0).max(1).default(PPO_DEFAULTS.gamma),
+      /** GAE's λ: 1 is Monte Carlo returns, 0 one-step TD. */
+      gaeLambda: z.number().min(0).max(1).default(PPO_DEFAULTS.gaeLambda),
+      valueCoef: z.number().min(0).max(100).default(PPO_DEFAULTS.valueCoef),
+      /** Normalise advantages within each minibatch (CleanRL's norm_adv). */
+      normalizeAdvantages: z.boolean().default(PPO_DEFAULTS.normalizeAdvantages),
+      /** Clip the value update around the old value (CleanRL's clip_vloss). */
+      clipValueLoss: z.boolean().default(PPO_DEFAULTS.clipValueLoss),
+    })
+    .prefault({}),
+  /** Behaviour cloning: the bc method and the bc warm start. */
+  bc: z
+    .strictObject({
+      learningRate: z.number().positive().max(1).default(BC_DEFAULTS.learningRate),
+      epochs: z.number().int().min(1).max(1_000).default(BC_DEFAULTS.epochs),
+      batchSize: z.number().int().min(1).max(100_000).default(BC_DEFAULTS.batchSize),
+      /** L2 penalty on the weights a batch touches. */
+      l2: z.number().min(0).max(10).default(BC_DEFAULTS.l2),
+      maxGradNorm: z.number().positive().max(1_000).default(BC_DEFAULTS.maxGradNorm),
+    })
+    .prefault({}),
 });
-export type RunConfig = z.infer<typeof RunConfig>;
+export type RunConfigInput = z.input<typeof RunConfigFields>;
+
+export const RunConfig = RunConfigFields.transform((config) => ({
+  ...config,
+  curriculum: { ...config.curriculum, taskGeneration: taskGeneration(config) },
+}));
+export type RunConfig = z.output<typeof RunConfig>;
 
 /** Parses a config, naming every bad field. */
 export function parseRunConfig(value: unknown, where = "config"): RunConfig {

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { REAL_DOMAIN_NAMES } from "@/core/envs/names";
 import { parseRunConfig } from "./config";
 
 const dir = path.resolve(import.meta.dirname, "../../../configs");
@@ -8,7 +9,7 @@ const dir = path.resolve(import.meta.dirname, "../../../configs");
 describe("shipped run configs", () => {
   const files = fs.readdirSync(dir).filter((f) => f.endsWith(".json"));
   it("cover every method and domain, each with a quick form", () => {
-    for (const domain of ["shop", "household"]) {
+    for (const domain of REAL_DOMAIN_NAMES) {
       for (const stem of [
         "dreamgym-grpo",
         "dreamgym-ppo",

@@ -39,8 +39,13 @@ function checkAlgorithm(state: LearnerState, algorithm: Learner["algorithm"]): v
     throw new Error(`learner state was saved by ${state.algorithm}, this run trains with ${algorithm}`);
 }
 
-export function grpoLearner(policy: LinearSoftmaxPolicy, config: Partial<GrpoConfig> = {}): Learner {
-  const grpo = new Grpo(policy, config);
+/** `reference`: the frozen policy of GRPO's KL penalty, needed when klBeta > 0. */
+export function grpoLearner(
+  policy: LinearSoftmaxPolicy,
+  config: Partial<GrpoConfig> = {},
+  reference?: LinearSoftmaxPolicy,
+): Learner {
+  const grpo = new Grpo(policy, config, reference);
   return {
     algorithm: "grpo",
     update: (groups) => grpo.update(groups),

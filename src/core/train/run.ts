@@ -11,11 +11,12 @@ import type { ReplayBuffer } from "../replay/buffer";
 import { BehaviourCloning } from "../rl/bc";
 import type { UpdateStats } from "../rl/stats";
 import { type Episode, rollout } from "../rollout";
-import type { Task } from "../types";
+import type { Environment, Task } from "../types";
 import type { RunConfig } from "./config";
 import { type EvaluationResult, evaluatePolicy } from "./evaluate";
 import { trainingIteration } from "./iteration";
 import { grpoLearner, type Learner, type LearnerState, ppoLearner } from "./learner";
+import { clones, METHODS, phaseContinues, trainedWith } from "./methods";
 
 /** Where a run stands after an iteration: enough to resume it there after a crash. */
 export interface RunState {
@@ -49,9 +50,13 @@ export interface IterationReport {
 
 export interface RunDeps {
   domain: RealDomain;
-  /** The replay buffer, filled with the offline data; DreamGym adds its synthetic transitions to it. */
-  buffer: ReplayBuffer;
-  model: ExperienceModel;
+  /**
+   * The replay buffer, filled with the offline data; DreamGym adds its synthetic transitions to it. With the
+   * experience model, needed by the methods with a synthetic phase only.
+   */
+  buffer?: ReplayBuffer;
+  model?: ExperienceModel;
+  /** Writes curriculum variations; needed when the run's task generation is on. */
   generator?: TaskGenerator;
   onIteration?: (report: IterationReport) => Promise<void> | void;
   signal?: AbortSignal;
@@ -62,7 +67,8 @@ export interface RunDeps {
 export interface RunResult {
   method: RunConfig["method"];
   domain: RunConfig["domain"];
-  algorithm: RunConfig["algorithm"];
+  /** What the policy was trained with: GRPO, PPO, behaviour cloning or nothing (methods.ts `trainedWith`). */
+  algorithm: ReturnType<typeof trainedWith>;
   seed: number;
   untrained: EvaluationResult;
   final: EvaluationResult;
@@ -82,86 +88,85 @@ export function experienceSettings(config: RunConfig): ExperienceSettings {
   };
 }
 
+/** GRPO or PPO with every knob from the run's config. `reference` anchors GRPO's KL penalty. */
+export function learnerFor(
+  config: RunConfig,
+  policy: LinearSoftmaxPolicy,
+  reference?: LinearSoftmaxPolicy,
+): Learner {
+  const shared = { learningRate: config.learningRate, seed: config.seed };
+  if (config.algorithm === "grpo") return grpoLearner(policy, { ...config.grpo, ...shared }, reference);
+  return ppoLearner(policy, { ...config.ppo, ...shared });
+}
+
 /**
- * A whole run of one method: DreamGym (synthetic iterations only: 0 real transitions), DreamGym-S2R (then real
- * iterations until the real budget is spent), real-env training (real iterations until the budget or the
- * iteration count), behaviour cloning on expert demonstrations, or the untrained policy. Every run is evaluated
- * on the same held-out real test tasks before and after, and every `evaluation.interval` iterations.
+ * A whole run of one method, as the methods table (methods.ts) describes it: behaviour cloning first when the
+ * method or its warm start asks, then each phase's iterations (synthetic: the experience model grounded in the
+ * replay buffer; real: the real environment) until the phase's end. Every run is evaluated on the same held-out
+ * real test tasks before and after, and every `evaluation.interval` iterations. ARCHITECTURE.md "One iteration".
  */
 export async function runTraining(config: RunConfig, deps: RunDeps): Promise<RunResult> {
   const started = performance.now();
   const { domain } = deps;
+  const spec = METHODS[config.method];
   const untrainedPolicy = () =>
     new LinearSoftmaxPolicy({ candidates: domain.candidateActions, seed: config.seed });
+  /** The policy RL starts from: blank, or behaviour-cloned. Deterministic, so a resumed run can rebuild it. */
+  const startingPolicy = async () => {
+    const start = untrainedPolicy();
+    if (clones(config)) await behaviourClone(config, domain, start);
+    return start;
+  };
   const policy = deps.resume
     ? loadCheckpoint(deps.resume.policy, domain.candidateActions).policy
-    : untrainedPolicy();
+    : await startingPolicy();
   const testTasks = domain.tasks("test", config.evaluation.episodes);
   const evaluate = (key: string, which = policy) =>
     evaluatePolicy(domain, which, testTasks, { greedy: config.evaluation.greedy, key });
-  // A resumed run reports the same starting point as before its crash, not its checkpoint's success.
-  const untrained = await evaluate("eval:untrained", deps.resume ? untrainedPolicy() : policy);
+  // The untrained figure is the blank policy's, before any cloning, for fresh and resumed runs alike.
+  const untrained = await evaluate("eval:untrained", untrainedPolicy());
   let realTransitions = deps.resume?.realTransitions ?? 0;
   let syntheticTransitions = deps.resume?.syntheticTransitions ?? 0;
   let iterations = deps.resume?.iterations ?? 0;
   let generated: Task[] = deps.resume?.generated ?? [];
 
-  if ((config.method === "bc" || config.warmStart === "bc") && !deps.resume) {
-    const decisions = [];
-    for (let i = 0; i < config.demonstrations; i++) {
-      const task = domain.task("train", i % config.seedTasks);
-      const episode = await rollout(domain.createEnvironment(), domain.expert(), task, domain.maxSteps);
-      decisions.push(...replayDecisions(policy, task, episode.steps));
-    }
-    new BehaviourCloning(policy, { learningRate: config.learningRate * 2, seed: config.seed }).fit(decisions);
-  }
-
-  if (config.method === "dreamgym" || config.method === "dreamgym-s2r" || config.method === "real") {
-    const learner: Learner =
-      config.algorithm === "grpo"
-        ? grpoLearner(policy, { learningRate: config.learningRate, seed: config.seed })
-        : ppoLearner(policy, { learningRate: config.learningRate, seed: config.seed });
+  if (spec.phases.length > 0) {
+    const reference =
+      config.algorithm === "grpo" && config.grpo.klBeta > 0
+        ? deps.resume
+          ? await startingPolicy()
+          : policy.clone()
+        : undefined;
+    const learner = learnerFor(config, policy, reference);
     if (deps.resume?.learner) learner.restore(deps.resume.learner);
     const values = deps.resume ? TaskValueTable.fromSnapshot(deps.resume.values) : new TaskValueTable();
     const seedTasks = domain.tasks("train", config.seedTasks);
+    const writesVariations = config.curriculum.taskGeneration;
+    if (writesVariations && !deps.generator)
+      throw new Error(`run config asks for task generation, but no task generator was given`);
     const settings = {
       tasksPerBatch: config.tasksPerBatch,
       groupSize: config.groupSize,
-      lambda: config.curriculum.taskGeneration ? config.curriculum.lambda : 0,
-      parentsPerIteration: config.curriculum.taskGeneration ? config.curriculum.parentsPerIteration : 0,
+      lambda: writesVariations ? config.curriculum.lambda : 0,
+      parentsPerIteration: writesVariations ? config.curriculum.parentsPerIteration : 0,
       variationsPerParent: config.curriculum.variationsPerParent,
       seed: config.seed,
     };
     const experience = experienceSettings(config);
     const initialState = (task: Task) => domain.createEnvironment().reset(task);
-    const phases: { phase: "synthetic" | "real"; more: () => boolean }[] =
-      config.method === "real"
-        ? [
-            {
-              phase: "real",
-              more: () => iterations < config.iterations && realTransitions < config.realTransitions,
-            },
-          ]
-        : [
-            { phase: "synthetic", more: () => iterations < config.iterations },
-            ...(config.method === "dreamgym-s2r"
-              ? [{ phase: "real" as const, more: () => realTransitions < config.realTransitions }]
-              : []),
-          ];
-    for (const { phase, more } of phases) {
-      const makeEnv =
-        phase === "synthetic"
-          ? () =>
-              new SyntheticEnvironment(
-                domain.name,
-                deps.model,
-                deps.buffer,
-                experience,
-                initialState,
-                domain.maxSteps,
-              )
-          : () => domain.createEnvironment();
-      while (more()) {
+    for (const phaseSpec of spec.phases) {
+      const { phase } = phaseSpec;
+      let makeEnv: () => Environment = () => domain.createEnvironment();
+      if (phase === "synthetic") {
+        const { model, buffer } = deps;
+        if (!model || !buffer)
+          throw new Error(
+            `method ${config.method} has a synthetic phase: it needs an experience model and a replay buffer`,
+          );
+        makeEnv = () =>
+          new SyntheticEnvironment(domain.name, model, buffer, experience, initialState, domain.maxSteps);
+      }
+      while (phaseContinues(phaseSpec, config, { iterations, realTransitions })) {
         deps.signal?.throwIfAborted();
         const result = await trainingIteration(
           {
@@ -172,7 +177,7 @@ export async function runTraining(config: RunConfig, deps: RunDeps): Promise<Run
             source: phase,
             buffer: phase === "synthetic" ? deps.buffer : undefined,
             values,
-            ...(deps.generator ? { generator: deps.generator } : {}),
+            ...(writesVariations && deps.generator ? { generator: deps.generator } : {}),
           },
           settings,
           iterations,
@@ -213,7 +218,7 @@ export async function runTraining(config: RunConfig, deps: RunDeps): Promise<Run
   return {
     method: config.method,
     domain: config.domain,
-    algorithm: config.algorithm,
+    algorithm: trainedWith(config),
     seed: config.seed,
     untrained,
     final,
@@ -223,4 +228,19 @@ export async function runTraining(config: RunConfig, deps: RunDeps): Promise<Run
     seconds: (performance.now() - started) / 1000,
     checkpoint: saveCheckpoint(policy),
   };
+}
+
+/** Behaviour cloning on the expert's episodes of the first `demonstrations` seed tasks (cycling through them). */
+async function behaviourClone(
+  config: RunConfig,
+  domain: RealDomain,
+  policy: LinearSoftmaxPolicy,
+): Promise<void> {
+  const decisions = [];
+  for (let i = 0; i < config.demonstrations; i++) {
+    const task = domain.task("train", i % config.seedTasks);
+    const episode = await rollout(domain.createEnvironment(), domain.expert(), task, domain.maxSteps);
+    decisions.push(...replayDecisions(policy, task, episode.steps));
+  }
+  new BehaviourCloning(policy, { ...config.bc, seed: config.seed }).fit(decisions);
 }

@@ -1,6 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { RunConfig } from "@/core/train/config";
-import { FIELDS, fromFormValues, issuesToErrors, isUsed, parseForm, toFormValues } from "./configForm";
+import {
+  changeValue,
+  FIELDS,
+  fromFormValues,
+  issuesToErrors,
+  isUsed,
+  parseForm,
+  toFormValues,
+  usedSettings,
+} from "./configForm";
 import { PRESETS } from "./presets";
 
 /** Every leaf path of a parsed RunConfig. */
@@ -48,8 +57,35 @@ describe("launch form model", () => {
     expect(isUsed(field("curriculum.lambda"), values)).toBe(true);
     expect(isUsed(field("demonstrations"), values)).toBe(false);
     expect(isUsed(field("demonstrations"), { ...values, warmStart: "bc" })).toBe(true);
-    expect(isUsed(field("curriculum.lambda"), { ...values, method: "real" })).toBe(false);
-    expect(isUsed(field("learningRate"), { ...values, method: "bc" })).toBe(true);
+    // Choosing the real-env method turns task generation to its default (off), and with it the curriculum knobs.
+    const real = changeValue(values, "method", "real");
+    expect(real["curriculum.taskGeneration"]).toBe(false);
+    expect(isUsed(field("curriculum.lambda"), real)).toBe(false);
+    expect(isUsed(field("curriculum.taskGeneration"), real)).toBe(true);
+    expect(isUsed(field("curriculum.lambda"), { ...real, "curriculum.taskGeneration": true })).toBe(true);
+    // Behaviour cloning has its own step size; the RL one is dimmed, and PPO's knobs are dimmed for GRPO.
+    expect(isUsed(field("learningRate"), { ...values, method: "bc" })).toBe(false);
+    expect(isUsed(field("bc.learningRate"), { ...values, method: "bc" })).toBe(true);
+    expect(isUsed(field("ppo.gaeLambda"), values)).toBe(false);
+    expect(isUsed(field("ppo.gaeLambda"), { ...values, algorithm: "ppo" })).toBe(true);
+  });
+
+  it("shows a stored run's config as the settings its method read", () => {
+    const paths = (stored: unknown) => usedSettings(stored).map((s) => s.path);
+    const grpo = paths(RunConfig.parse({ method: "dreamgym", domain: "shop", groupSize: 4 }));
+    expect(grpo).toContain("grpo.klBeta");
+    expect(grpo).toContain("experience.k");
+    expect(grpo).not.toContain("ppo.gamma");
+    expect(grpo).not.toContain("bc.learningRate");
+    expect(
+      usedSettings({ method: "dreamgym", domain: "shop", groupSize: 4 }).find((s) => s.path === "groupSize"),
+    ).toMatchObject({ label: "Group size", value: "4" });
+    const bc = paths(RunConfig.parse({ method: "bc", domain: "household" }));
+    expect(bc).toEqual(expect.arrayContaining(["bc.learningRate", "demonstrations"]));
+    expect(bc).not.toContain("algorithm");
+    expect(bc).not.toContain("curriculum.lambda");
+    // An unreadable (older) config is shown as stored rather than hidden.
+    expect(paths({ method: "retired", steps: 3 })).toEqual(["method", "steps"]);
   });
 
   it("keeps server issues that name no field", () => {

@@ -1,4 +1,13 @@
-import { RunConfig, type RunMethod } from "@/core/train/config";
+import { REAL_DOMAIN_LABELS, REAL_DOMAIN_NAMES } from "@/core/envs/names";
+import { RunConfig } from "@/core/train/config";
+import {
+  isRunMethod,
+  METHODS,
+  type MethodSettings,
+  RUN_METHODS,
+  type SettingUse,
+  usesSetting,
+} from "@/core/train/methods";
 
 /**
  * The launch form's model: every RunConfig setting as a field (by its dotted path), the form's values as text
@@ -21,25 +30,22 @@ export interface FieldDef {
   hint: string;
   section: Section;
   kind: Kind;
-  /** Whether the run reads the setting, given the rest of the form (the form dims it otherwise). Absent: always. */
-  used?: (values: FormValues) => boolean;
+  /** Which methods read the setting: the methods table decides, given the rest of the form. */
+  use: SettingUse;
 }
 
 export const SECTIONS = [
   "Run",
   "Policy optimisation",
+  "GRPO",
+  "PPO",
+  "Behaviour cloning",
   "Experience model",
   "Curriculum",
   "Evaluation",
 ] as const;
 export type Section = (typeof SECTIONS)[number];
 
-const methodIn =
-  (...methods: RunMethod[]) =>
-  (values: FormValues): boolean =>
-    methods.includes(values.method as RunMethod);
-const RL = methodIn("dreamgym", "dreamgym-s2r", "real");
-const SYNTHETIC = methodIn("dreamgym", "dreamgym-s2r");
 const BACKEND = {
   type: "enum",
   options: [
@@ -48,6 +54,43 @@ const BACKEND = {
   ],
 } as const;
 
+const int = (min: number, max?: number) =>
+  ({ type: "int", min, ...(max === undefined ? {} : { max }) }) as const;
+const num = (min: number, step: number, max?: number) =>
+  ({ type: "number", min, step, ...(max === undefined ? {} : { max }) }) as const;
+const BOOL = { type: "bool" } as const;
+
+/** The clipped-update knobs GRPO and PPO share, for one algorithm's section. */
+function clippedUpdateFields(algorithm: "grpo" | "ppo", section: Section): FieldDef[] {
+  return [
+    {
+      path: `${algorithm}.clipEpsilon`,
+      label: "Clip ε",
+      hint: "Clip range of the probability ratio",
+      kind: num(0, 0.05),
+    },
+    { path: `${algorithm}.epochs`, label: "Epochs", hint: "Passes over each batch", kind: int(1) },
+    {
+      path: `${algorithm}.minibatches`,
+      label: "Minibatches",
+      hint: "Per epoch; one Adam step each",
+      kind: int(1),
+    },
+    {
+      path: `${algorithm}.entropyCoef`,
+      label: "Entropy coefficient",
+      hint: "Weight of the entropy bonus",
+      kind: num(0, 0.005),
+    },
+    {
+      path: `${algorithm}.maxGradNorm`,
+      label: "Max gradient norm",
+      hint: "Global gradient-norm clip",
+      kind: num(0, 0.1),
+    },
+  ].map((f) => ({ ...f, section, use: algorithm }));
+}
+
 export const FIELDS: readonly FieldDef[] = [
   {
     path: "name",
@@ -55,22 +98,15 @@ export const FIELDS: readonly FieldDef[] = [
     hint: "Blank: domain, method and algorithm",
     section: "Run",
     kind: { type: "text" },
+    use: "always",
   },
   {
     path: "method",
     label: "Method",
     hint: "Where the policy learns: synthetic experience, then real (S2R), or the real env only",
     section: "Run",
-    kind: {
-      type: "enum",
-      options: [
-        { value: "dreamgym", label: "DreamGym (synthetic only)" },
-        { value: "dreamgym-s2r", label: "DreamGym-S2R (synthetic, then real)" },
-        { value: "real", label: "Real-env RL" },
-        { value: "bc", label: "Behaviour cloning" },
-        { value: "untrained", label: "Untrained policy" },
-      ],
-    },
+    kind: { type: "enum", options: RUN_METHODS.map((m) => ({ value: m, label: METHODS[m].description })) },
+    use: "always",
   },
   {
     path: "domain",
@@ -79,25 +115,25 @@ export const FIELDS: readonly FieldDef[] = [
     section: "Run",
     kind: {
       type: "enum",
-      options: [
-        { value: "shop", label: "shop (WebShop)" },
-        { value: "household", label: "household (ALFWorld)" },
-      ],
+      options: REAL_DOMAIN_NAMES.map((d) => ({ value: d, label: REAL_DOMAIN_LABELS[d] })),
     },
+    use: "always",
   },
   {
     path: "seed",
     label: "Seed",
     hint: "Runs are deterministic given it",
     section: "Run",
-    kind: { type: "int", min: 0 },
+    kind: int(0),
+    use: "always",
   },
   {
     path: "seedTasks",
     label: "Seed tasks",
     hint: "Train tasks 0..n-1: those the offline data covers",
     section: "Run",
-    kind: { type: "int", min: 1 },
+    kind: int(1),
+    use: "always",
   },
   {
     path: "realTransitions",
@@ -105,7 +141,7 @@ export const FIELDS: readonly FieldDef[] = [
     hint: "S2R fine-tuning budget, or the real-env baseline's",
     section: "Run",
     kind: { type: "int", min: 0, step: 100 },
-    used: methodIn("dreamgym-s2r", "real"),
+    use: "real-budget",
   },
   {
     path: "warmStart",
@@ -119,15 +155,15 @@ export const FIELDS: readonly FieldDef[] = [
         { value: "bc", label: "behaviour cloning" },
       ],
     },
-    used: RL,
+    use: "warm-start",
   },
   {
     path: "demonstrations",
     label: "Demonstrations",
     hint: "Expert episodes for behaviour cloning or the bc warm start",
     section: "Run",
-    kind: { type: "int", min: 1 },
-    used: (v) => v.method === "bc" || (RL(v) && v.warmStart === "bc"),
+    kind: int(1),
+    use: "cloning",
   },
   {
     path: "algorithm",
@@ -141,38 +177,151 @@ export const FIELDS: readonly FieldDef[] = [
         { value: "ppo", label: "PPO" },
       ],
     },
-    used: RL,
+    use: "rl",
   },
   {
     path: "iterations",
     label: "Iterations",
-    hint: "In the synthetic env (DreamGym) or the real one",
+    hint: "In the synthetic env (DreamGym, S2R's first phase); the real-env baseline's cap",
     section: "Policy optimisation",
-    kind: { type: "int", min: 0 },
-    used: RL,
+    kind: int(0),
+    use: "rl",
   },
   {
     path: "tasksPerBatch",
     label: "Tasks per batch",
     hint: "Tasks rolled out each iteration",
     section: "Policy optimisation",
-    kind: { type: "int", min: 1 },
-    used: RL,
+    kind: int(1),
+    use: "rl",
   },
   {
     path: "groupSize",
     label: "Group size",
     hint: "Rollouts per task: the GRPO group (at least 2)",
     section: "Policy optimisation",
-    kind: { type: "int", min: 2 },
-    used: RL,
+    kind: int(2),
+    use: "rl",
   },
   {
     path: "learningRate",
     label: "Learning rate",
-    hint: "Step size of the policy update",
+    hint: "Adam step size of the GRPO or PPO update",
     section: "Policy optimisation",
-    kind: { type: "number", min: 0, step: 0.001 },
+    kind: num(0, 0.001),
+    use: "rl",
+  },
+  ...clippedUpdateFields("grpo", "GRPO"),
+  {
+    path: "grpo.klBeta",
+    label: "KL β",
+    hint: "k3 KL penalty to the policy RL started from; 0 is off (DeepSeekMath: 0.04)",
+    section: "GRPO",
+    kind: num(0, 0.01),
+    use: "grpo",
+  },
+  {
+    path: "grpo.advantageEpsilon",
+    label: "Advantage ε",
+    hint: "Added to the group's reward std",
+    section: "GRPO",
+    kind: num(0, 0.000001),
+    use: "grpo",
+  },
+  {
+    path: "grpo.aggregation",
+    label: "Loss aggregation",
+    hint: "How decisions are averaged into the loss",
+    section: "GRPO",
+    kind: {
+      type: "enum",
+      options: [
+        { value: "episode", label: "per episode (DeepSeekMath)" },
+        { value: "decision", label: "per decision (DAPO)" },
+      ],
+    },
+    use: "grpo",
+  },
+  ...clippedUpdateFields("ppo", "PPO"),
+  {
+    path: "ppo.gamma",
+    label: "γ",
+    hint: "Discount; below 1 a shorter success is worth more",
+    section: "PPO",
+    kind: num(0, 0.01, 1),
+    use: "ppo",
+  },
+  {
+    path: "ppo.gaeLambda",
+    label: "GAE λ",
+    hint: "1: Monte Carlo returns; 0: one-step TD",
+    section: "PPO",
+    kind: num(0, 0.01, 1),
+    use: "ppo",
+  },
+  {
+    path: "ppo.valueCoef",
+    label: "Value coefficient",
+    hint: "Weight of the value loss",
+    section: "PPO",
+    kind: num(0, 0.1),
+    use: "ppo",
+  },
+  {
+    path: "ppo.normalizeAdvantages",
+    label: "Normalise advantages",
+    hint: "Mean 0, std 1 within each minibatch",
+    section: "PPO",
+    kind: BOOL,
+    use: "ppo",
+  },
+  {
+    path: "ppo.clipValueLoss",
+    label: "Clip value loss",
+    hint: "Clip the value update around the old value",
+    section: "PPO",
+    kind: BOOL,
+    use: "ppo",
+  },
+  {
+    path: "bc.learningRate",
+    label: "Learning rate",
+    hint: "Adam step size of behaviour cloning",
+    section: "Behaviour cloning",
+    kind: num(0, 0.001),
+    use: "cloning",
+  },
+  {
+    path: "bc.epochs",
+    label: "Epochs",
+    hint: "Passes over the demonstrations",
+    section: "Behaviour cloning",
+    kind: int(1),
+    use: "cloning",
+  },
+  {
+    path: "bc.batchSize",
+    label: "Batch size",
+    hint: "Decisions per Adam step",
+    section: "Behaviour cloning",
+    kind: int(1),
+    use: "cloning",
+  },
+  {
+    path: "bc.l2",
+    label: "L2",
+    hint: "Penalty on the weights a batch touches",
+    section: "Behaviour cloning",
+    kind: num(0, 0.0001),
+    use: "cloning",
+  },
+  {
+    path: "bc.maxGradNorm",
+    label: "Max gradient norm",
+    hint: "Global gradient-norm clip",
+    section: "Behaviour cloning",
+    kind: num(0, 0.5),
+    use: "cloning",
   },
   {
     path: "backends.experience",
@@ -180,39 +329,47 @@ export const FIELDS: readonly FieldDef[] = [
     hint: "Who writes next states and rewards",
     section: "Experience model",
     kind: BACKEND,
-    used: SYNTHETIC,
+    use: "synthetic",
   },
   {
     path: "experience.k",
     label: "Demonstrations retrieved (k)",
     hint: "Top-k from the replay buffer; 0 is “w/o replay”",
     section: "Experience model",
-    kind: { type: "int", min: 0 },
-    used: SYNTHETIC,
+    kind: int(0),
+    use: "synthetic",
   },
   {
     path: "experience.historyWindow",
     label: "History window",
     hint: "Past steps shown to the experience model",
     section: "Experience model",
-    kind: { type: "int", min: 0 },
-    used: SYNTHETIC,
+    kind: int(0),
+    use: "synthetic",
   },
   {
     path: "experience.reasoning",
     label: "Reasoning trace",
     hint: "Off is the paper's “w/o reasoning”",
     section: "Experience model",
-    kind: { type: "bool" },
-    used: SYNTHETIC,
+    kind: BOOL,
+    use: "synthetic",
   },
   {
     path: "experience.offlineOnly",
     label: "Retrieve offline experience only",
     hint: "Off: the run's own synthetic transitions too",
     section: "Experience model",
-    kind: { type: "bool" },
-    used: SYNTHETIC,
+    kind: BOOL,
+    use: "synthetic",
+  },
+  {
+    path: "curriculum.taskGeneration",
+    label: "Task generation",
+    hint: "Write variations of high-variance tasks; off is the paper's “w/o task generation” (real-env default: off)",
+    section: "Curriculum",
+    kind: BOOL,
+    use: "task-generation-switch",
   },
   {
     path: "backends.taskGenerator",
@@ -220,60 +377,55 @@ export const FIELDS: readonly FieldDef[] = [
     hint: "Who writes task variations",
     section: "Curriculum",
     kind: BACKEND,
-    used: SYNTHETIC,
-  },
-  {
-    path: "curriculum.taskGeneration",
-    label: "Task generation",
-    hint: "Off is the paper's “w/o task generation”",
-    section: "Curriculum",
-    kind: { type: "bool" },
-    used: SYNTHETIC,
+    use: "task-generation",
   },
   {
     path: "curriculum.lambda",
     label: "λ (generated share)",
     hint: "Upper bound on generated tasks per batch, 0–1",
     section: "Curriculum",
-    kind: { type: "number", min: 0, max: 1, step: 0.05 },
-    used: SYNTHETIC,
+    kind: num(0, 0.05, 1),
+    use: "task-generation",
   },
   {
     path: "curriculum.parentsPerIteration",
     label: "Parents per iteration",
     hint: "Highest-variance tasks varied each iteration",
     section: "Curriculum",
-    kind: { type: "int", min: 0 },
-    used: SYNTHETIC,
+    kind: int(0),
+    use: "task-generation",
   },
   {
     path: "curriculum.variationsPerParent",
     label: "Variations per parent",
     hint: "New tasks written from each parent",
     section: "Curriculum",
-    kind: { type: "int", min: 1 },
-    used: SYNTHETIC,
+    kind: int(1),
+    use: "task-generation",
   },
   {
     path: "evaluation.interval",
     label: "Eval interval",
     hint: "Real-env test every this many iterations (and at the end)",
     section: "Evaluation",
-    kind: { type: "int", min: 1 },
+    kind: int(1),
+    use: "rl",
   },
   {
     path: "evaluation.episodes",
     label: "Eval episodes",
     hint: "Held-out real test tasks per evaluation",
     section: "Evaluation",
-    kind: { type: "int", min: 1 },
+    kind: int(1),
+    use: "always",
   },
   {
     path: "evaluation.greedy",
     label: "Greedy evaluation",
     hint: "Off: sample, as the untrained baseline does",
     section: "Evaluation",
-    kind: { type: "bool" },
+    kind: BOOL,
+    use: "always",
   },
 ];
 
@@ -343,6 +495,58 @@ export function parseForm(values: FormValues): Parsed {
   };
 }
 
+/** The form's values as the methods table reads them (an unknown method reads everything, so nothing is hidden). */
+function methodSettings(values: FormValues): MethodSettings | undefined {
+  const method = String(values.method ?? "");
+  if (!isRunMethod(method)) return undefined;
+  return {
+    method,
+    algorithm: values.algorithm === "ppo" ? "ppo" : "grpo",
+    warmStart: values.warmStart === "bc" ? "bc" : "none",
+    iterations: Number(values.iterations),
+    realTransitions: Number(values.realTransitions),
+    curriculum: { taskGeneration: Boolean(values["curriculum.taskGeneration"]) },
+  };
+}
+
 export function isUsed(field: FieldDef, values: FormValues): boolean {
-  return field.used ? field.used(values) : true;
+  const settings = methodSettings(values);
+  return settings ? usesSetting(settings, field.use) : true;
+}
+
+/**
+ * A method change also resets what the method decides by default (task generation is off for real-env
+ * baselines), so that switching a DreamGym preset to "real" does not quietly keep DreamGym's curriculum.
+ */
+export function changeValue(values: FormValues, path: string, value: FieldValue): FormValues {
+  const next = { ...values, [path]: value };
+  if (path === "method" && typeof value === "string" && isRunMethod(value))
+    next["curriculum.taskGeneration"] = METHODS[value].taskGenerationByDefault;
+  return next;
+}
+
+/**
+ * A stored run config as the settings its method read, in the form's order, with their values. Settings the
+ * method ignores are left out (they would suggest an effect they did not have); an unreadable config (an older
+ * schema) is shown whole, as stored.
+ */
+export function usedSettings(stored: unknown): Array<{ path: string; label: string; value: string }> {
+  const parsed = RunConfig.safeParse(stored);
+  if (!parsed.success) return flatten(stored).map(([path, value]) => ({ path, label: path, value }));
+  const values = toFormValues(parsed.data);
+  return FIELDS.filter((f) => isUsed(f, values) && !(f.path === "name" && values.name === "")).map((f) => ({
+    path: f.path,
+    label: f.label,
+    value: String(values[f.path]),
+  }));
+}
+
+function flatten(value: unknown, prefix = ""): Array<[string, string]> {
+  if (value === null || typeof value !== "object" || Array.isArray(value))
+    return [[prefix || "config", JSON.stringify(value)]];
+  return Object.entries(value).flatMap(([key, v]) =>
+    v !== null && typeof v === "object" && !Array.isArray(v)
+      ? flatten(v, `${prefix}${key}.`)
+      : [[`${prefix}${key}`, typeof v === "string" ? v : JSON.stringify(v)] as [string, string]],
+  );
 }

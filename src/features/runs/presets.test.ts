@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { REAL_DOMAIN_NAMES } from "@/core/envs/names";
 import { RunConfig } from "@/core/train/config";
 import { DEFAULT_PRESET_ID, PRESETS, presetById } from "./presets";
 
@@ -21,7 +22,7 @@ describe("launch presets", () => {
   });
 
   it("cover the paper's methods for both domains, with quick forms", () => {
-    for (const domain of ["shop", "household"] as const) {
+    for (const domain of REAL_DOMAIN_NAMES) {
       const labels = PRESETS.filter((p) => p.domain === domain).map((p) => p.label);
       for (const label of [
         "DreamGym · GRPO",

@@ -1,4 +1,6 @@
+import { REAL_DOMAIN_NAMES } from "@/core/envs/names";
 import { RunConfig } from "@/core/train/config";
+import { isRl, methodLabelOf } from "@/core/train/methods";
 import householdBc from "../../../configs/household-bc.json";
 import householdBcQuick from "../../../configs/household-bc-quick.json";
 import householdDreamgymGrpo from "../../../configs/household-dreamgym-grpo.json";
@@ -73,25 +75,12 @@ export interface Preset {
   config: RunConfig;
 }
 
-const METHOD_LABELS: Record<RunConfig["method"], string> = {
-  dreamgym: "DreamGym",
-  "dreamgym-s2r": "DreamGym-S2R",
-  real: "Real-env",
-  bc: "Behaviour cloning",
-  untrained: "Untrained",
-};
-
-export function methodLabel(method: RunConfig["method"]): string {
-  return METHOD_LABELS[method];
-}
-
 function presetLabel(config: RunConfig, quick: boolean): string {
-  const rl =
-    config.method === "bc" || config.method === "untrained" ? "" : ` · ${config.algorithm.toUpperCase()}`;
-  return `${METHOD_LABELS[config.method]}${rl}${quick ? " (quick)" : ""}`;
+  const rl = isRl(config.method) ? ` · ${config.algorithm.toUpperCase()}` : "";
+  return `${methodLabelOf(config.method)}${rl}${quick ? " (quick)" : ""}`;
 }
 
-const UNTRAINED: ReadonlyArray<readonly [string, unknown]> = (["shop", "household"] as const).map(
+const UNTRAINED: ReadonlyArray<readonly [string, unknown]> = REAL_DOMAIN_NAMES.map(
   (domain) =>
     [
       `untrained-${domain}`,

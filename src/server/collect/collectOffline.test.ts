@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { REAL_DOMAIN_NAMES } from "@/core/envs/names";
 import { getRealDomain } from "@/core/envs/registry";
 import { createTestDb, type TestDb } from "../../../tests/helpers/testDb";
 import { collectOffline } from "./collectOffline";
@@ -12,7 +13,7 @@ afterEach(async () => {
 });
 
 describe("offline collection", () => {
-  for (const domain of ["shop", "household"] as const) {
+  for (const domain of REAL_DOMAIN_NAMES) {
     it(`stores ${domain} episodes that replay exactly in the real environment`, async () => {
       const summary = await collectOffline(
         t.db,

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { REAL_DOMAIN_NAMES } from "@/core/envs/names";
 
 /**
  * Every job's payload, shared by the web (which enqueues) and the worker (which runs). A payload is parsed on
@@ -12,7 +13,7 @@ export const ImportPayload = z.object({
 });
 
 export const CollectPayload = z.object({
-  domain: z.enum(["shop", "household"]),
+  domain: z.enum(REAL_DOMAIN_NAMES),
   policy: z.enum(["expert", "random", "noisy"]),
   episodes: z.number().int().min(1).max(100_000),
   split: z.enum(["train", "test"]).default("train"),

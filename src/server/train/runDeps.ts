@@ -3,6 +3,7 @@ import type { TaskGenerator } from "@/core/curriculum/generator";
 import { OpenAITaskGenerator } from "@/core/curriculum/openaiGenerator";
 import { getRealDomain } from "@/core/envs/registry";
 import type { RunConfig } from "@/core/train/config";
+import { hasPhase } from "@/core/train/methods";
 import type { RunDeps } from "@/core/train/run";
 import { experienceSettings } from "@/core/train/run";
 import { config as appConfig } from "@/env";
@@ -15,12 +16,19 @@ export function taskGenerator(config: RunConfig): TaskGenerator {
   return new OpenAITaskGenerator(createLlm(appConfig(), appConfig().openai.models.taskGenerator));
 }
 
-/** Everything a run needs from the outside world, built from its config. */
+/**
+ * Everything a run needs from the outside world, built from its config and only what its method uses (the
+ * methods table): the replay buffer and experience model for a synthetic phase, the task generator when the
+ * curriculum writes variations. A real-env or cloning run therefore needs no offline data.
+ */
 export async function runDeps(db: Db, config: RunConfig): Promise<Omit<RunDeps, "onIteration" | "signal">> {
-  return {
-    domain: getRealDomain(config.domain),
-    buffer: await offlineBuffer(db, config.domain),
-    model: createExperienceModel(appConfig(), experienceSettings(config), config.backends.experience),
-    generator: taskGenerator(config),
-  };
+  const deps: Omit<RunDeps, "onIteration" | "signal"> = { domain: getRealDomain(config.domain) };
+  if (hasPhase(config.method, "synthetic")) {
+    Object.assign(deps, {
+      buffer: await offlineBuffer(db, config.domain),
+      model: createExperienceModel(appConfig(), experienceSettings(config), config.backends.experience),
+    });
+  }
+  if (config.curriculum.taskGeneration) deps.generator = taskGenerator(config);
+  return deps;
 }

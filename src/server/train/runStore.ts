@@ -3,6 +3,7 @@ import type { RealDomain } from "@/core/envs/domain";
 import { realAnswers } from "@/core/experience/realCheck";
 import type { RunConfig } from "@/core/train/config";
 import { LearnerState } from "@/core/train/learner";
+import { runProgress, trainedWith } from "@/core/train/methods";
 import type { IterationReport, RunState } from "@/core/train/run";
 import type { Db } from "../db";
 import { enqueue } from "../queue/queue";
@@ -15,7 +16,7 @@ export async function createRun(db: Db, config: RunConfig): Promise<{ runId: str
       name: config.name || `${config.domain} ${config.method} ${config.algorithm}`,
       method: config.method,
       domain: config.domain,
-      algorithm: config.method === "bc" ? "bc" : config.algorithm,
+      algorithm: trainedWith(config),
       config: config as object,
     },
   });
@@ -100,9 +101,10 @@ export async function recordIteration(
   );
   // New variations last: their parents were in this batch, whose tasks saveEpisodes has just written.
   await ensureTasks(db, report.generated, runId);
+  // Below 1 until the job has finished its final evaluation.
   const progress = Math.min(
     0.99,
-    report.iteration / Math.max(1, config.iterations + (config.method === "dreamgym-s2r" ? 1 : 0)),
+    runProgress(config, { iterations: report.iteration, realTransitions: report.realTransitions }),
   );
   await db.$transaction([
     db.runMetric.upsert({

@@ -3,10 +3,9 @@
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useSearchParams } from "next/navigation";
-import type { RunMethod } from "@/core/train/config";
+import { methodLabelOf } from "@/core/train/methods";
 import { useTRPC } from "@/trpc/react";
 import { count, isActive, pct, SERIES_COLORS } from "../format";
-import { methodLabel } from "../presets";
 import styles from "../runs.module.css";
 import { CurveChart, type CurveRow, type Series } from "./CurveChart";
 import { StatusBadge } from "./StatusBadge";
@@ -78,7 +77,7 @@ export function ComparePage() {
                 <StatusBadge status={r.status} />
               </td>
               <td>
-                {methodLabel(r.method as RunMethod)} <span className="hint">{r.algorithm.toUpperCase()}</span>
+                {methodLabelOf(r.method)} <span className="hint">{r.algorithm.toUpperCase()}</span>
               </td>
               <td>{r.domain}</td>
               <td className={styles.num}>{r.iteration}</td>

@@ -5,6 +5,7 @@ import { useRouter } from "next/navigation";
 import { type FormEvent, useState } from "react";
 import { useTRPC } from "@/trpc/react";
 import {
+  changeValue,
   FIELDS,
   type FieldDef,
   type FieldErrors,
@@ -115,7 +116,7 @@ export function LaunchForm() {
     setErrors({});
   };
   const change = (path: string, v: FieldValue) => {
-    setValues((old) => ({ ...old, [path]: v }));
+    setValues((old) => changeValue(old, path, v));
     setErrors(({ [path]: _gone, ...rest }) => rest);
   };
   const submit = (e: FormEvent) => {

@@ -2,10 +2,10 @@
 
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import type { RunMethod } from "@/core/train/config";
+import { methodLabelOf } from "@/core/train/methods";
 import { useTRPC } from "@/trpc/react";
+import { usedSettings } from "../configForm";
 import { count, isActive, pct, seconds } from "../format";
-import { methodLabel } from "../presets";
 import styles from "../runs.module.css";
 import { CurveChart, type CurveRow } from "./CurveChart";
 import { MetricsTable } from "./MetricsTable";
@@ -15,17 +15,6 @@ import { StatusBadge } from "./StatusBadge";
 function resultSeconds(result: unknown): number | null {
   const s = (result as { seconds?: unknown } | null)?.seconds;
   return typeof s === "number" ? s : null;
-}
-
-/** The stored config as dotted keys and printed values, the way the launch form names the settings. */
-function configEntries(config: unknown, prefix = ""): Array<[string, string]> {
-  if (config === null || typeof config !== "object" || Array.isArray(config))
-    return [[prefix || "config", JSON.stringify(config)]];
-  return Object.entries(config).flatMap(([key, value]) =>
-    value !== null && typeof value === "object" && !Array.isArray(value)
-      ? configEntries(value, `${prefix}${key}.`)
-      : [[`${prefix}${key}`, typeof value === "string" ? value : JSON.stringify(value)] as [string, string]],
-  );
 }
 
 /** One run: live curves while it is queued or running, its metrics, its config and its error. */
@@ -66,7 +55,7 @@ export function RunDetail({ id }: { id: string }) {
         <RunActions id={r.id} status={r.status} />
       </div>
       <p className="sub" style={{ margin: 0 }}>
-        {methodLabel(r.method as RunMethod)} · {r.algorithm.toUpperCase()} · {r.domain} · created{" "}
+        {methodLabelOf(r.method)} · {r.algorithm.toUpperCase()} · {r.domain} · created{" "}
         {r.createdAt.toLocaleString()}
         {r.finishedAt ? ` · finished ${r.finishedAt.toLocaleString()}` : ""}
         {took !== null ? ` · took ${seconds(took)}` : ""}
@@ -151,9 +140,9 @@ export function RunDetail({ id }: { id: string }) {
       <section className="panel" aria-label="Config">
         <h2>Config</h2>
         <dl className={styles.config} data-testid="run-config">
-          {configEntries(r.config).map(([key, value]) => (
-            <div key={key}>
-              <dt>{key}</dt>
+          {usedSettings(r.config).map(({ path, label, value }) => (
+            <div key={path} title={path}>
+              <dt>{label}</dt>
               <dd>{value}</dd>
             </div>
           ))}

@@ -4,19 +4,12 @@ import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRouter, useSearchParams } from "next/navigation";
 import { useState } from "react";
-import type { RunMethod } from "@/core/train/config";
+import { methodLabelOf } from "@/core/train/methods";
 import { useTRPC } from "@/trpc/react";
 import { count, isActive, pct } from "../format";
-import { methodLabel } from "../presets";
 import styles from "../runs.module.css";
 import { RunActions } from "./RunActions";
 import { StatusBadge } from "./StatusBadge";
-
-const METHODS = new Set<string>(["dreamgym", "dreamgym-s2r", "real", "bc", "untrained"]);
-
-function label(method: string): string {
-  return METHODS.has(method) ? methodLabel(method as RunMethod) : method;
-}
 
 export function RunsPage() {
   const trpc = useTRPC();
@@ -112,7 +105,7 @@ export function RunsPage() {
                 </div>
               </td>
               <td>
-                {label(run.method)} <span className="hint">{run.algorithm.toUpperCase()}</span>
+                {methodLabelOf(run.method)} <span className="hint">{run.algorithm.toUpperCase()}</span>
               </td>
               <td>{run.domain}</td>
               <td className={styles.num}>{count(run.realTransitions)}</td>

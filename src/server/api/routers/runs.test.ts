@@ -80,7 +80,8 @@ describe("runs router", () => {
     });
     expect(listed.find((r) => r.id === b.runId)).toMatchObject({
       finalRealSuccess: null,
-      plannedIterations: 5,
+      // A real-env run stops at its budget or its iteration cap, whichever comes first: no count is known ahead.
+      plannedIterations: null,
     });
     // Behaviour cloning does not iterate: no "it 0/20" for it.
     expect(listed.find((r) => r.id === bc.runId)).toMatchObject({ algorithm: "bc", plannedIterations: null });

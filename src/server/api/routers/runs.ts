@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { RunConfig } from "@/core/train/config";
+import { plannedIterations as planned } from "@/core/train/methods";
 import { cancel, enqueue } from "../../queue/queue";
 import { createRun } from "../../train/runStore";
 import { createTRPCRouter, publicProcedure, TRPCError } from "../trpc";
@@ -18,11 +19,13 @@ function evaluations(result: unknown) {
   };
 }
 
-/** The iterations a run's config asks for, so the UI can say "3 of 10"; null for methods that do not iterate. */
+/**
+ * The iterations a run's config fixes in advance, so the UI can say "3 of 10"; null when the method does not
+ * iterate or a real budget decides (the methods table), or the stored config is unreadable.
+ */
 function plannedIterations(config: unknown): number | null {
-  const parsed = z.object({ iterations: z.number(), method: z.string() }).safeParse(config);
-  if (!parsed.success || parsed.data.method === "bc" || parsed.data.method === "untrained") return null;
-  return parsed.data.iterations;
+  const parsed = RunConfig.safeParse(config);
+  return parsed.success ? planned(parsed.data) : null;
 }
 
 async function activeTrainJobs(db: Parameters<typeof createRun>[0], runId: string) {
