@@ -7,14 +7,44 @@ import { runDeps } from "@/server/train/runDeps";
 import { database, printJson } from "../args";
 import { progressBar } from "../progress";
 
-function readConfig(file: string) {
+/**
+ * `--set grpo.klBeta=0.04`: one setting over the config file's, by its dotted path. The value is read as JSON
+ * (numbers, booleans) and otherwise as text; the schema then checks it like any other field.
+ */
+export function applyOverride(config: Record<string, unknown>, assignment: string): void {
+  const eq = assignment.indexOf("=");
+  if (eq <= 0) throw new Error(`--set ${assignment}: expected key=value, e.g. --set grpo.klBeta=0.04`);
+  const keys = assignment.slice(0, eq).split(".");
+  const text = assignment.slice(eq + 1);
+  let value: unknown = text;
+  try {
+    value = JSON.parse(text);
+  } catch {}
+  let at = config;
+  for (const key of keys.slice(0, -1)) {
+    const next = at[key] ?? {};
+    if (typeof next !== "object" || next === null || Array.isArray(next))
+      throw new Error(`--set ${assignment}: ${key} is not a group of settings`);
+    at[key] = next;
+    at = next as Record<string, unknown>;
+  }
+  at[keys.at(-1) as string] = value;
+}
+
+function readConfig(file: string, overrides: string[]) {
   let json: unknown;
   try {
     json = JSON.parse(fs.readFileSync(file, "utf8"));
   } catch (error) {
     throw new Error(`cannot read run config ${file}: ${(error as Error).message}`);
   }
-  return parseRunConfig(json, `config ${file}`);
+  if (typeof json !== "object" || json === null || Array.isArray(json))
+    throw new Error(`run config ${file} is not a JSON object`);
+  for (const assignment of overrides) applyOverride(json as Record<string, unknown>, assignment);
+  return parseRunConfig(
+    json,
+    overrides.length > 0 ? `config ${file} with ${overrides.join(" ")}` : `config ${file}`,
+  );
 }
 
 export function registerTrainCommands(program: Command) {
@@ -22,8 +52,14 @@ export function registerTrainCommands(program: Command) {
     .command("train")
     .description("train a policy with DreamGym, DreamGym-S2R or a comparison method; ends with one JSON line")
     .requiredOption("--config <file>", "run config (JSON), e.g. configs/shop-dreamgym-grpo-quick.json")
-    .action(async (options: { config: string }) => {
-      const config = readConfig(options.config);
+    .option(
+      "--set <key=value>",
+      "override one setting by its dotted path (repeatable), e.g. --set grpo.klBeta=0.04 --set seed=3",
+      (value: string, previous: string[]) => [...previous, value],
+      [] as string[],
+    )
+    .action(async (options: { config: string; set: string[] }) => {
+      const config = readConfig(options.config, options.set);
       const db = await database();
       const deps = await runDeps(db, config);
       // Percent, as the UI shows it: a budget-bound phase has no iteration count to show in advance.
@@ -47,6 +83,7 @@ export function registerTrainCommands(program: Command) {
       if (last) process.stderr.write(`${last}\n`);
       printJson({
         config: options.config,
+        ...(options.set.length > 0 ? { overrides: options.set } : {}),
         method: result.method,
         domain: result.domain,
         algorithm: result.algorithm,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { embeddedTaskGenerator } from "../curriculum/embedded";
 import { household } from "../envs/household";
+import { shop } from "../envs/shop";
 import { EmbeddedExperienceModel } from "../experience/embedded/embeddedModel";
 import { parseRunConfig, type RunMethod } from "./config";
 import { type IterationReport, runTraining } from "./run";
@@ -160,5 +161,42 @@ describe("runTraining", () => {
         { ...deps, buffer: await offlineBuffer(), resume: state },
       ),
     ).rejects.toThrow("learner state was saved by grpo, this run trains with ppo");
+  });
+  it("GRPO's KL penalty to the starting policy is a config switch; a resumed KL run rebuilds its reference exactly", async () => {
+    const config = (klBeta: number) =>
+      // The shop: its partial-credit rewards vary within a group from the first iteration, so the policy moves.
+      parseRunConfig({
+        method: "real",
+        domain: "shop",
+        iterations: 3,
+        tasksPerBatch: 4,
+        groupSize: 4,
+        seedTasks: 20,
+        realTransitions: 100_000,
+        evaluation: { interval: 10, episodes: 4 },
+        grpo: { klBeta },
+      });
+    const deps = { domain: shop };
+    const reports: IterationReport[] = [];
+    const withKl = await runTraining(config(0.5), { ...deps, onIteration: (r) => void reports.push(r) });
+    const withoutKl = await runTraining(config(0), deps);
+    expect(reports.some((r) => r.update.refKl > 0)).toBe(true);
+    expect(withKl.checkpoint.weights).not.toBe(withoutKl.checkpoint.weights);
+
+    const first: IterationReport[] = [];
+    await expect(
+      runTraining(config(0.5), {
+        ...deps,
+        onIteration: (r) => {
+          first.push(r);
+          if (r.iteration === 1) throw new Error("worker died");
+        },
+      }),
+    ).rejects.toThrow("worker died");
+    const resumed = await runTraining(config(0.5), {
+      ...deps,
+      resume: JSON.parse(JSON.stringify(first[0]!.state)),
+    });
+    expect(resumed.checkpoint.weights).toBe(withKl.checkpoint.weights);
   });
 });
