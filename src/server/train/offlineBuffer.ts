@@ -1,7 +1,7 @@
 import { HashNgramEmbedder } from "@/core/replay/hashEmbedder";
 import { MemoryReplayBuffer } from "@/core/replay/memoryBuffer";
 import type { Db } from "../db";
-import { STEP_SELECT, stepToTransition } from "../replay/sync";
+import { STEP_SELECT, stepToTransition } from "../replay/stepTransition";
 
 /**
  * A run's replay buffer: the domain's offline transitions from the database, in memory. Exact search over a few
