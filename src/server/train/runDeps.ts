@@ -8,6 +8,7 @@ import { experienceSettings } from "@/core/train/run";
 import { config as appConfig } from "@/env";
 import type { Db } from "../db";
 import { createExperienceModel, createLlm } from "../experience/backends";
+import { createEmbedder } from "../replay/createEmbedder";
 import { offlineBuffer } from "./offlineBuffer";
 
 export function taskGenerator(config: RunConfig): TaskGenerator {
@@ -19,7 +20,7 @@ export function taskGenerator(config: RunConfig): TaskGenerator {
 export async function runDeps(db: Db, config: RunConfig): Promise<Omit<RunDeps, "onIteration" | "signal">> {
   return {
     domain: getRealDomain(config.domain),
-    buffer: await offlineBuffer(db, config.domain),
+    buffer: await offlineBuffer(db, config.domain, await createEmbedder(appConfig())),
     model: createExperienceModel(appConfig(), experienceSettings(config), config.backends.experience),
     generator: taskGenerator(config),
   };
