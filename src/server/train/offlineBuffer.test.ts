@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Embedder } from "@/core/replay/embedder";
 import { HashNgramEmbedder } from "@/core/replay/hashEmbedder";
 import { createTestDb, type TestDb } from "../../../tests/helpers/testDb";
+import { type CollectOptions, collectOffline } from "../collect/collectOffline";
 import { writeHandSteps } from "../replay/testing";
 import { offlineBuffer } from "./offlineBuffer";
 
@@ -49,5 +50,24 @@ describe("the run's offline buffer", () => {
     await expect(offlineBuffer(t.db, "shop", new HashNgramEmbedder())).rejects.toThrow(
       'no offline transitions for domain "shop"',
     );
+  });
+
+  it("adds the same rows in the same order whatever order the database was filled in", async () => {
+    const collections: CollectOptions[] = [
+      { domain: "shop", policy: "expert", episodes: 3, split: "train", epsilon: 0, seed: 1, offset: 0 },
+      { domain: "shop", policy: "random", episodes: 3, split: "train", epsilon: 1, seed: 2, offset: 3 },
+    ];
+    const other = await createTestDb();
+    try {
+      for (const options of collections) await collectOffline(t.db, options);
+      for (const options of collections.toReversed()) await collectOffline(other.db, options);
+      const [mine, theirs] = [new RecordingEmbedder(), new RecordingEmbedder()];
+      await offlineBuffer(t.db, "shop", mine);
+      await offlineBuffer(other.db, "shop", theirs);
+      expect(mine.texts.length).toBeGreaterThan(6);
+      expect(theirs.texts).toEqual(mine.texts);
+    } finally {
+      await other.cleanup();
+    }
   });
 });

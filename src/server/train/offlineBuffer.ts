@@ -12,6 +12,8 @@ import { STEP_SELECT, stepToTransition } from "../replay/stepTransition";
 export async function offlineBuffer(db: Db, domain: string, embedder: Embedder): Promise<MemoryReplayBuffer> {
   const steps = await db.step.findMany({
     where: { trajectory: { domain, source: "offline" } },
+    // A fixed order: the buffer's rows are laid out as they are added, which must not depend on the database.
+    orderBy: [{ trajectoryId: "asc" }, { index: "asc" }],
     select: STEP_SELECT,
   });
   if (steps.length === 0) {
