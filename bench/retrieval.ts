@@ -16,9 +16,9 @@ import {
   DEFAULT_ANN_POLICY,
   DEFAULT_SEARCH_TUNING,
   type SearchTuning,
-} from "@/server/replay/lanceIndex";
+} from "@/server/replay/annIndex";
+import { LanceReplayBuffer } from "@/server/replay/lanceReplayBuffer";
 import type { StoredDemonstration, StoredTransition } from "@/server/replay/lanceSchema";
-import { LanceReplayStore } from "@/server/replay/lanceStore";
 
 /**
  * `npm run bench -- retrieval --rows N [--queries 500] [--dir D]`: the replay buffer at scale. Builds N
@@ -94,8 +94,8 @@ export async function retrievalBench(args: string[]) {
   fs.mkdirSync(dir, { recursive: true });
   const embedder = new HashNgramEmbedder();
   const saved = values.reuse ? readState(dir, rows) : undefined;
-  if (!saved) await LanceReplayStore.drop(dir);
-  const store = await LanceReplayStore.open({ dir, embedder, ann: policy, search: tuning });
+  if (!saved) await LanceReplayBuffer.drop(dir);
+  const store = await LanceReplayBuffer.open({ dir, embedder, ann: policy, search: tuning });
 
   // 1. Generate, embed and write (or reuse the folder of an earlier run with the same --rows).
   const built = saved ?? (await writeTable(store, embedder, rows, dir));
@@ -200,7 +200,7 @@ interface BuiltTable {
 }
 
 async function writeTable(
-  store: LanceReplayStore,
+  store: LanceReplayBuffer,
   embedder: HashNgramEmbedder,
   rows: number,
   dir: string,
@@ -349,7 +349,7 @@ interface Timed {
 }
 
 async function timeQueries(
-  store: LanceReplayStore,
+  store: LanceReplayBuffer,
   queries: StoredTransition[],
   vectors: Float32Array[],
   options: { exact?: boolean; tuning?: SearchTuning },
@@ -376,7 +376,7 @@ async function timeQueries(
 
 /** Latency of the bare LanceDB query (ids and distances), to separate LanceDB's cost from reading rows. */
 async function timeFloor(
-  store: LanceReplayStore,
+  store: LanceReplayBuffer,
   queries: StoredTransition[],
   vectors: Float32Array[],
   tuning: SearchTuning,

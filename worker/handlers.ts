@@ -4,8 +4,8 @@ import { collectOffline } from "@/server/collect/collectOffline";
 import { createTeacher } from "@/server/experience/backends";
 import { writeTeacherTraces } from "@/server/experience/teacherTraces";
 import type { JobContext, JobHandlers } from "@/server/queue/worker";
-import { indexPending, rebuildIndex } from "@/server/replay/indexing";
-import { withReplayStore } from "@/server/replay/replayStore";
+import { withReplayBuffer } from "@/server/replay/sharedReplayBuffer";
+import { indexPending, rebuildIndex } from "@/server/replay/syncSteps";
 import { trainJob } from "@/server/train/trainJob";
 import { importTrajectoriesFile } from "@/server/trajectories/importTrajectories";
 
@@ -51,7 +51,7 @@ export function createHandlers(): JobHandlers {
       await indexNewSteps(ctx, 0, 0.05);
       const settings = { ...DEFAULT_EXPERIENCE_SETTINGS, k: payload.k, sources: ["offline" as const] };
       const teacher = createTeacher(config(), settings, payload.backend);
-      return withReplayStore(ctx.db, (store) =>
+      return withReplayBuffer(ctx.db, (store) =>
         writeTeacherTraces(
           ctx.db,
           store,

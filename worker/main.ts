@@ -2,7 +2,7 @@ import os from "node:os";
 import { config } from "@/env";
 import { getDb } from "@/server/db";
 import { runWorkerLoop } from "@/server/queue/worker";
-import { indexPending } from "@/server/replay/indexing";
+import { indexPending } from "@/server/replay/syncSteps";
 import { createHandlers } from "./handlers";
 
 /**

@@ -6,9 +6,9 @@ import { config } from "@/env";
 import { collectOffline } from "@/server/collect/collectOffline";
 import { seedDemoIfEmpty } from "@/server/demo/seedDemo";
 import { createLlm } from "@/server/experience/backends";
-import { indexPending, rebuildIndex } from "@/server/replay/indexing";
 import { reconcile } from "@/server/replay/reconcile";
-import { withReplayStore } from "@/server/replay/replayStore";
+import { withReplayBuffer } from "@/server/replay/sharedReplayBuffer";
+import { indexPending, rebuildIndex } from "@/server/replay/syncSteps";
 import { importTrajectoriesFile } from "@/server/trajectories/importTrajectories";
 import { choice, database, nonNegativeInt, positiveInt, printJson, probability } from "../args";
 import { progressBar } from "../progress";
@@ -98,7 +98,7 @@ export function registerDataCommands(program: Command) {
     )
     .action(async () => {
       const db = await database();
-      printJson(await withReplayStore(db, (store) => reconcile(db, store)));
+      printJson(await withReplayBuffer(db, (store) => reconcile(db, store)));
     });
 
   program

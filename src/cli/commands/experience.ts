@@ -8,8 +8,8 @@ import { config } from "@/env";
 import { createExperienceModel, createJudge, createLlm, createTeacher } from "@/server/experience/backends";
 import { SFT_EXPORT_SETTINGS, sftRecords } from "@/server/experience/exportSft";
 import { writeTeacherTraces } from "@/server/experience/teacherTraces";
-import { indexPending } from "@/server/replay/indexing";
-import { withReplayStore } from "@/server/replay/replayStore";
+import { withReplayBuffer } from "@/server/replay/sharedReplayBuffer";
+import { indexPending } from "@/server/replay/syncSteps";
 import { BACKENDS, choice, database, nonNegativeInt, positiveInt, printJson, probability } from "../args";
 import { progressBar } from "../progress";
 
@@ -69,7 +69,7 @@ export function registerExperienceCommands(program: Command) {
       const judge = options.judge > 0 ? createJudge(config(), settings, llm) : undefined;
       const judged: JudgeScores[] = [];
       const bar = progressBar(`fidelity ${options.domain}/${model.name}`, options.transitions);
-      const { report } = await withReplayStore(db, (store) =>
+      const { report } = await withReplayBuffer(db, (store) =>
         measureFidelity(domain, model, store, settings, {
           transitions: options.transitions,
           split: "test",
@@ -125,7 +125,7 @@ export function registerExperienceCommands(program: Command) {
       };
       const teacher = createTeacher(config(), settings, options.backend);
       const bar = progressBar(`teacher ${teacher.name}`, options.limit);
-      const summary = await withReplayStore(db, (store) =>
+      const summary = await withReplayBuffer(db, (store) =>
         writeTeacherTraces(
           db,
           store,
@@ -171,7 +171,7 @@ export function registerExperienceCommands(program: Command) {
       let records = 0;
       let corrected = 0;
       try {
-        await withReplayStore(db, async (store) => {
+        await withReplayBuffer(db, async (store) => {
           for await (const record of sftRecords(db, store, {
             statuses,
             settings,

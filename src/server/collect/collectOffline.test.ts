@@ -69,4 +69,60 @@ describe("offline collection", () => {
     await expect(run).rejects.toThrow("cancelled");
     expect(await t.db.trajectory.count()).toBe(20);
   });
+
+  it("collects the same thing once: a rerun of a cancelled collection writes only what is missing", async () => {
+    const options = {
+      domain: "household",
+      policy: "noisy",
+      episodes: 12,
+      split: "train",
+      epsilon: 0.3,
+      seed: 4,
+      offset: 0,
+    } as const;
+    const abort = new AbortController();
+    const cancelled = collectOffline(t.db, options, {
+      batchSize: 4,
+      signal: abort.signal,
+      onProgress: (done) => done === 6 && abort.abort(new Error("cancelled")),
+    });
+    await expect(cancelled).rejects.toThrow("cancelled");
+    const first = await t.db.trajectory.findMany({ select: { id: true }, orderBy: { id: "asc" } });
+    expect(first).toHaveLength(4);
+
+    const rerun = await collectOffline(t.db, options, { batchSize: 4 });
+    expect(rerun).toMatchObject({ episodes: 12, alreadyStored: 4 });
+    const all = await t.db.trajectory.findMany({ select: { id: true }, orderBy: { id: "asc" } });
+    expect(all).toHaveLength(12);
+    expect(all).toEqual(expect.arrayContaining(first));
+
+    const again = await collectOffline(t.db, options);
+    expect(again.alreadyStored).toBe(12);
+    expect(await t.db.trajectory.count()).toBe(12);
+    expect(await t.db.step.count()).toBe(rerun.transitions);
+    const step = await t.db.step.findFirstOrThrow({ where: { index: 2 } });
+    expect(step.id).toBe(`${step.trajectoryId}-2`);
+  });
+
+  it("keeps collections under different options apart, even when their episodes are the same", async () => {
+    // The expert ignores its seed: both collections play the same episodes.
+    const expert = {
+      domain: "shop",
+      policy: "expert",
+      episodes: 5,
+      split: "train",
+      epsilon: 0,
+      seed: 1,
+      offset: 0,
+    } as const;
+    await collectOffline(t.db, expert);
+    const second = await collectOffline(t.db, { ...expert, seed: 2 });
+    expect(second.alreadyStored).toBe(0);
+    const trajectories = await t.db.trajectory.findMany({
+      include: { steps: { orderBy: { index: "asc" } } },
+    });
+    expect(trajectories).toHaveLength(10);
+    const plays = trajectories.map((x) => JSON.stringify([x.taskId, x.steps.map((s) => s.action)]));
+    expect(new Set(plays).size).toBe(5);
+  });
 });

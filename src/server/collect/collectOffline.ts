@@ -2,6 +2,7 @@ import { getRealDomain, type ReferencePolicy, referencePolicy } from "@/core/env
 import { type Episode, rollout } from "@/core/rollout";
 import type { Policy, Split } from "@/core/types";
 import type { Db } from "../db";
+import { type CollectionProvenance, collectedTrajectoryId } from "../trajectories/offlineIds";
 import { saveEpisodes } from "../trajectories/saveEpisodes";
 
 export interface CollectOptions {
@@ -20,6 +21,8 @@ export interface CollectSummary {
   split: Split;
   episodes: number;
   transitions: number;
+  /** Episodes already in the database from an earlier collection (same options, same content): not written again. */
+  alreadyStored: number;
   successRate: number;
   meanReward: number;
   seconds: number;
@@ -36,7 +39,9 @@ export interface CollectHooks {
 
 /**
  * Offline data as the paper collected it: reference policies in the real environment, saved as "offline"
- * trajectories. Batches are committed one by one, so a cancelled collection keeps whole episodes only.
+ * trajectories. Batches are committed one by one, so a cancelled collection keeps whole episodes only. Ids come
+ * from the options and the episodes (offlineIds.ts), so collecting the same thing again adds nothing: a rerun of
+ * a cancelled collection writes only what is missing.
  */
 export async function collectOffline(
   db: Db | null,
@@ -48,7 +53,18 @@ export async function collectOffline(
   const { policy, name } =
     hooks.agent ?? referencePolicy(domain, options.policy, options.seed, options.epsilon);
   const batchSize = hooks.batchSize ?? 100;
+  const provenance: CollectionProvenance = {
+    domain: options.domain,
+    split: options.split,
+    policy: options.policy,
+    actor: name,
+    epsilon: options.epsilon,
+    seed: options.seed,
+    offset: options.offset,
+  };
   let batch: Episode[] = [];
+  let ids: string[] = [];
+  let alreadyStored = 0;
   let transitions = 0;
   let successes = 0;
   let rewardSum = 0;
@@ -60,9 +76,14 @@ export async function collectOffline(
     successes += episode.success ? 1 : 0;
     rewardSum += episode.totalReward;
     batch.push(episode);
+    ids.push(collectedTrajectoryId(provenance, i, episode));
     if (batch.length >= batchSize || i === options.episodes - 1) {
-      if (db) await saveEpisodes(db, batch, { source: "offline", policy: name });
+      if (db) {
+        const written = await saveEpisodes(db, batch, { source: "offline", policy: name, ids });
+        alreadyStored += batch.length - written.length;
+      }
       batch = [];
+      ids = [];
     }
     hooks.onProgress?.(i + 1, options.episodes);
   }
@@ -72,6 +93,7 @@ export async function collectOffline(
     split: options.split,
     episodes: options.episodes,
     transitions,
+    alreadyStored,
     successRate: options.episodes ? successes / options.episodes : 0,
     meanReward: options.episodes ? rewardSum / options.episodes : 0,
     seconds: (performance.now() - started) / 1000,

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDb, type TestDb } from "../../../tests/helpers/testDb";
 import { bufferRouter } from "../api/routers/buffer";
 import { createCallerFactory } from "../api/trpc";
-import { indexPending, rebuildIndex } from "./indexing";
-import { forgetReplayStore } from "./replayStore";
+import { forgetReplayBuffer } from "./sharedReplayBuffer";
+import { indexPending, rebuildIndex } from "./syncSteps";
 import { tempLanceDir, writeHandSteps } from "./testing";
 
 let t: TestDb;
@@ -12,14 +12,14 @@ const createCaller = createCallerFactory(bufferRouter);
 
 beforeAll(async () => {
   lance = tempLanceDir();
-  // config() reads this on first use, which is inside getReplayStore.
+  // config() reads this on first use, which is inside getReplayBuffer.
   process.env.LANCEDB_DIR = lance.dir;
   t = await createTestDb();
   await writeHandSteps(t.db, 2);
 });
 
 afterAll(async () => {
-  await forgetReplayStore();
+  await forgetReplayBuffer();
   await t.cleanup();
   lance.cleanup();
 });

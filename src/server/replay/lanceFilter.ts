@@ -14,12 +14,12 @@ function list(values: readonly string[]): string {
   return values.map(sqlString).join(", ");
 }
 
-export interface StoreFilter extends SimilarFilter {
+export interface BufferFilter extends SimilarFilter {
   domain?: string;
 }
 
 /** The `where` prefilter of a search; undefined when nothing is filtered. */
-export function whereClause(filter: StoreFilter): string | undefined {
+export function whereClause(filter: BufferFilter): string | undefined {
   const parts: string[] = [];
   if (filter.domain !== undefined) parts.push(`${column("domain")} = ${sqlString(filter.domain)}`);
   if (filter.sources !== undefined) {

@@ -20,7 +20,7 @@ import type { Transition } from "@/core/types";
 
 /** The LanceDB table of the replay buffer: one row per Prisma Step, keyed by the Step's id. */
 export const TRANSITIONS_TABLE = "transitions";
-/** Schema metadata key: which embedder wrote the vectors, so that a different one is refused (see openStore.ts). */
+/** Schema metadata key: which embedder wrote the vectors, so that a different one is refused (see openReplayBuffer.ts). */
 export const EMBEDDER_METADATA_KEY = "dreamgym.embedder";
 
 /** A transition with the context that a row keeps for filters and for the UI's links. */

@@ -1,5 +1,5 @@
 import type { Db } from "../db";
-import type { LanceReplayStore } from "./lanceStore";
+import type { LanceReplayBuffer } from "./lanceReplayBuffer";
 
 export interface ReconcileResult {
   /** Rows whose step no longer exists in Prisma (a run or trajectory was deleted), removed from LanceDB. */
@@ -15,7 +15,7 @@ const PAGE = 5_000;
  * (their rows must not be retrieved any more) and rows lost from LanceDB (their steps must be indexed again).
  * Linear in the number of steps: run it from the worker or the CLI, not on every search.
  */
-export async function reconcile(db: Db, store: LanceReplayStore): Promise<ReconcileResult> {
+export async function reconcile(db: Db, store: LanceReplayBuffer): Promise<ReconcileResult> {
   const inLance = new Set<string>();
   for await (const ids of store.ids()) for (const id of ids) inLance.add(id);
 

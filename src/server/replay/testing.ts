@@ -4,11 +4,24 @@ import path from "node:path";
 import { HAND_CHECKED } from "@/core/replay/testing";
 import type { TrajectorySource, Transition } from "@/core/types";
 import type { Db } from "../db";
+import type { LanceReplayBuffer } from "./lanceReplayBuffer";
 
-/** Test helpers: a temp LanceDB folder, and Prisma steps made from the hand-checked transitions. */
+/** Test helpers: a temp LanceDB folder, Prisma steps made from the hand-checked transitions, and both sides' ids. */
 export function tempLanceDir(): { dir: string; cleanup: () => void } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "dreamgym-lance-"));
   return { dir, cleanup: () => fs.rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** Every row id in the LanceDB table, sorted. */
+export async function lanceIds(buffer: LanceReplayBuffer): Promise<string[]> {
+  const ids: string[] = [];
+  for await (const batch of buffer.ids()) ids.push(...batch);
+  return ids.sort();
+}
+
+/** Every Step id in Prisma, sorted: what the table should hold once in sync. */
+export async function stepIds(db: Db): Promise<string[]> {
+  return (await db.step.findMany({ select: { id: true }, orderBy: { id: "asc" } })).map((s) => s.id);
 }
 
 /**

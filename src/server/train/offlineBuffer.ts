@@ -1,16 +1,19 @@
-import { HashNgramEmbedder } from "@/core/replay/hashEmbedder";
+import type { Embedder } from "@/core/replay/embedder";
 import { MemoryReplayBuffer } from "@/core/replay/memoryBuffer";
 import type { Db } from "../db";
-import { STEP_SELECT, stepToTransition } from "../replay/sync";
+import { STEP_SELECT, stepToTransition } from "../replay/stepTransition";
 
 /**
  * A run's replay buffer: the domain's offline transitions from the database, in memory. Exact search over a few
  * thousand to tens of thousands of transitions takes well under a millisecond in process, against ~10 ms a
- * LanceDB query (see the retrieval bench), and a run makes hundreds of thousands of them.
+ * LanceDB query (see the retrieval bench), and a run makes hundreds of thousands of them. The embedder is the
+ * configured one, so that a run retrieves by the same similarity as the LanceDB buffer.
  */
-export async function offlineBuffer(db: Db, domain: string): Promise<MemoryReplayBuffer> {
+export async function offlineBuffer(db: Db, domain: string, embedder: Embedder): Promise<MemoryReplayBuffer> {
   const steps = await db.step.findMany({
     where: { trajectory: { domain, source: "offline" } },
+    // A fixed order: the buffer's rows are laid out as they are added, which must not depend on the database.
+    orderBy: [{ trajectoryId: "asc" }, { index: "asc" }],
     select: STEP_SELECT,
   });
   if (steps.length === 0) {
@@ -19,7 +22,7 @@ export async function offlineBuffer(db: Db, domain: string): Promise<MemoryRepla
     );
   }
   const transitions = steps.map(stepToTransition);
-  const buffer = new MemoryReplayBuffer(new HashNgramEmbedder());
+  const buffer = new MemoryReplayBuffer(embedder);
   await buffer.add(transitions);
   return buffer;
 }

@@ -9,6 +9,7 @@ import { experienceSettings } from "@/core/train/run";
 import { config as appConfig } from "@/env";
 import type { Db } from "../db";
 import { createExperienceModel, createLlm } from "../experience/backends";
+import { createEmbedder } from "../replay/createEmbedder";
 import { offlineBuffer } from "./offlineBuffer";
 
 export function taskGenerator(config: RunConfig): TaskGenerator {
@@ -25,7 +26,7 @@ export async function runDeps(db: Db, config: RunConfig): Promise<Omit<RunDeps, 
   const deps: Omit<RunDeps, "onIteration" | "signal"> = { domain: getRealDomain(config.domain) };
   if (hasPhase(config.method, "synthetic")) {
     Object.assign(deps, {
-      buffer: await offlineBuffer(db, config.domain),
+      buffer: await offlineBuffer(db, config.domain, await createEmbedder(appConfig())),
       model: createExperienceModel(appConfig(), experienceSettings(config), config.backends.experience),
     });
   }

@@ -4,10 +4,12 @@ import { household } from "@/core/envs/household";
 import { EmbeddedExperienceModel } from "@/core/experience/embedded/embeddedModel";
 import { parseRunConfig } from "@/core/train/config";
 import { runTraining } from "@/core/train/run";
+import { config as appConfig } from "@/env";
 import { createTestDb, type TestDb } from "../../../tests/helpers/testDb";
 import { createHandlers } from "../../../worker/handlers";
 import { collectOffline } from "../collect/collectOffline";
 import { runOneJob } from "../queue/worker";
+import { createEmbedder } from "../replay/createEmbedder";
 import { offlineBuffer } from "./offlineBuffer";
 import { createRun, recordIteration } from "./runStore";
 
@@ -79,7 +81,8 @@ describe("training runs in the worker", () => {
     await expect(
       runTraining(config, {
         domain,
-        buffer: await offlineBuffer(t.db, "household"),
+        // The buffer the worker builds when it resumes: the same rows, the configured embedder.
+        buffer: await offlineBuffer(t.db, "household", await createEmbedder(appConfig())),
         model: new EmbeddedExperienceModel({ reasoning: true }),
         generator: embeddedTaskGenerator("household"),
         onIteration: async (report) => {

@@ -48,6 +48,28 @@ describe("trajectory import", () => {
     expect(await counts()).toEqual(before);
   });
 
+  it("gives the same file the same ids in every database, derived from the content", async () => {
+    await importTrajectoriesFile(t.db, SAMPLE_FILE, "sample");
+    const other = await createTestDb();
+    try {
+      await importTrajectoriesFile(other.db, SAMPLE_FILE, "another name");
+      const ids = async (db: TestDb["db"]) => ({
+        trajectories: await db.trajectory.findMany({
+          select: { id: true, importKey: true },
+          orderBy: { id: "asc" },
+        }),
+        steps: (await db.step.findMany({ select: { id: true }, orderBy: { id: "asc" } })).map((s) => s.id),
+      });
+      const mine = await ids(t.db);
+      expect(await ids(other.db)).toEqual(mine);
+      for (const { id, importKey } of mine.trajectories) expect(id).toBe(`imp-${importKey}`);
+      const step = await t.db.step.findFirstOrThrow({ where: { index: 1 } });
+      expect(step.id).toBe(`${step.trajectoryId}-1`);
+    } finally {
+      await other.cleanup();
+    }
+  });
+
   it("rejects a malformed file whole, naming every bad line, and writes nothing", async () => {
     const good = fs.readFileSync(SAMPLE_FILE, "utf8").trim().split("\n");
     const text = [

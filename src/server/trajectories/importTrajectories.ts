@@ -1,8 +1,8 @@
-import { randomUUID } from "node:crypto";
 import fs from "node:fs/promises";
 import { formatImportErrors, type ImportedTrajectory, parseImport } from "@/core/trajectories/importFormat";
 import type { Db } from "../db";
 import { insertSteps, type StepRow } from "./insertSteps";
+import { importedTrajectoryId, offlineStepId } from "./offlineIds";
 
 export interface ImportSummary {
   file: string;
@@ -51,9 +51,11 @@ export async function importTrajectoriesText(db: Db, text: string, name: string)
       (t) => t.id,
     ),
   );
-  const ids = fresh.map(() => randomUUID());
+  // Ids from content, like the import keys: the same file imported into two databases gives the same rows.
+  const ids = fresh.map((t) => importedTrajectoryId(t.key));
   const steps: StepRow[] = fresh.flatMap((t, i) =>
     t.data.steps.map((s, index) => ({
+      id: offlineStepId(ids[i] as string, index),
       trajectoryId: ids[i] as string,
       index,
       state: s.state,

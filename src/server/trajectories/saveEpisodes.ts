@@ -3,6 +3,7 @@ import type { Episode } from "@/core/rollout";
 import type { StepResult, Task, TrajectorySource } from "@/core/types";
 import type { Db } from "../db";
 import { insertSteps, type StepRow } from "./insertSteps";
+import { offlineStepId } from "./offlineIds";
 
 export interface EpisodeMeta {
   source: TrajectorySource;
@@ -11,6 +12,12 @@ export interface EpisodeMeta {
   runId?: string;
   iteration?: number;
   group?: number;
+  /**
+   * Trajectory ids, one per episode, derived from the episodes' provenance (offline data, see offlineIds.ts);
+   * their steps' ids follow from them. An episode whose id is already stored is the same data again and is
+   * skipped. Random ids when absent.
+   */
+  ids?: readonly string[];
 }
 
 /**
@@ -76,7 +83,8 @@ function realFields(answer: StepResult | undefined): Partial<StepRow> {
 
 /**
  * Writes a batch of episodes in one transaction: a batch is either all there or not at all. Two bulk inserts
- * (trajectories, then steps) instead of nested creates: collection writes tens of thousands of steps.
+ * (trajectories, then steps) instead of nested creates: collection writes tens of thousands of steps. Returns
+ * the ids of the trajectories written (those given in `meta.ids` and already stored are not).
  */
 export async function saveEpisodes(
   db: Db,
@@ -91,7 +99,10 @@ export async function saveEpisodes(
     episodes.map((e) => e.task),
     meta.runId,
   );
-  const ids = episodes.map(() => randomUUID());
+  if (meta.ids && meta.ids.length !== episodes.length) {
+    throw new Error(`saveEpisodes: ${episodes.length} episodes but ${meta.ids.length} ids`);
+  }
+  const ids = meta.ids ? [...meta.ids] : episodes.map(() => randomUUID());
   // A run's rollouts of one task form its GRPO group: number them within the task, not across the batch.
   const seen = new Map<string, number>();
   const groupIndex = episodes.map((e) => {
@@ -116,6 +127,7 @@ export async function saveEpisodes(
   const steps = episodes.flatMap((episode, i) =>
     episode.steps.map(
       (s, index): StepRow => ({
+        ...(meta.ids ? { id: offlineStepId(ids[i] as string, index) } : {}),
         trajectoryId: ids[i] as string,
         index,
         state: s.state.text,
@@ -133,12 +145,23 @@ export async function saveEpisodes(
       }),
     ),
   );
-  await db.$transaction(
+  return db.$transaction(
     async (tx) => {
-      await tx.trajectory.createMany({ data: trajectories });
-      await insertSteps(tx, steps);
+      const stored = meta.ids
+        ? new Set(
+            (await tx.trajectory.findMany({ where: { id: { in: ids } }, select: { id: true } })).map(
+              (t) => t.id,
+            ),
+          )
+        : new Set<string>();
+      const fresh = new Set(ids.filter((id) => !stored.has(id)));
+      await tx.trajectory.createMany({ data: trajectories.filter((t) => fresh.has(t.id)) });
+      await insertSteps(
+        tx,
+        steps.filter((s) => fresh.has(s.trajectoryId)),
+      );
+      return [...fresh];
     },
     { timeout: 300_000, maxWait: 30_000 },
   );
-  return ids;
 }

@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { transitionText } from "@/core/replay/transitionText";
 import { readEmbedderSetting } from "../../replay/embedderSetting";
-import { EmbedderMismatchError } from "../../replay/lanceStore";
-import { withReplayStore } from "../../replay/replayStore";
-import { STEP_SELECT, stepToTransition } from "../../replay/sync";
+import { EmbedderMismatchError } from "../../replay/lanceReplayBuffer";
+import { withReplayBuffer } from "../../replay/sharedReplayBuffer";
+import { STEP_SELECT, stepToTransition } from "../../replay/stepTransition";
 import { createTRPCRouter, publicProcedure, TRPCError } from "../trpc";
 
 const Source = z.enum(["offline", "synthetic", "real"]);
@@ -29,7 +29,7 @@ export const bufferRouter = createTRPCRouter({
       });
       if (!row) throw new TRPCError({ code: "NOT_FOUND", message: `No step with id ${input.stepId}` });
       const step = stepToTransition(row);
-      const neighbours = await withReplayStore(ctx.db, async (store) => {
+      const neighbours = await withReplayBuffer(ctx.db, async (store) => {
         // The stored vector when the step is indexed: no embedding call (which costs a request with openai).
         const vector =
           (await store.vectorOf(step.id)) ??
@@ -58,7 +58,7 @@ export const bufferRouter = createTRPCRouter({
       }),
     )
     .query(async ({ ctx, input }) => {
-      const results = await withReplayStore(ctx.db, (store) =>
+      const results = await withReplayBuffer(ctx.db, (store) =>
         store.searchText(input.text, input.k, {
           ...(input.domain ? { domain: input.domain } : {}),
           ...(input.sources ? { sources: input.sources } : {}),
@@ -77,7 +77,7 @@ export const bufferRouter = createTRPCRouter({
     ]);
     const base = { pendingSteps, indexedSteps, recordedEmbedder: recorded ?? null };
     try {
-      return await withReplayStore(ctx.db, async (store) => {
+      return await withReplayBuffer(ctx.db, async (store) => {
         const rows = await Promise.all(
           combos.map(async (c) => ({
             domain: c.domain,

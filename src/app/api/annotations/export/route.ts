@@ -1,7 +1,7 @@
 import { exportFileName, exportReviewedJsonl } from "@/server/annotations/exportReviewed";
 import { AnnotationFilter } from "@/server/annotations/schema";
 import { getDb } from "@/server/db";
-import { withReplayStore } from "@/server/replay/replayStore";
+import { withReplayBuffer } from "@/server/replay/sharedReplayBuffer";
 
 export const dynamic = "force-dynamic";
 
@@ -20,7 +20,7 @@ export async function GET(request: Request): Promise<Response> {
   const db = await getDb();
   try {
     // Prompts carry the demonstrations the experience model would retrieve, as the CLI's export does.
-    const { jsonl, records } = await withReplayStore(db, (store) =>
+    const { jsonl, records } = await withReplayBuffer(db, (store) =>
       exportReviewedJsonl(db, store, parsed.data),
     );
     return new Response(jsonl, {

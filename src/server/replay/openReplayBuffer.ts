@@ -1,11 +1,11 @@
 import type { Embedder } from "@/core/replay/embedder";
 import { sameEmbedder } from "@/core/replay/embedder";
 import type { Db } from "../db";
+import type { AnnIndexPolicy, SearchTuning } from "./annIndex";
 import { readEmbedderSetting, writeEmbedderSetting } from "./embedderSetting";
-import type { AnnIndexPolicy, SearchTuning } from "./lanceIndex";
-import { LanceReplayStore } from "./lanceStore";
+import { LanceReplayBuffer } from "./lanceReplayBuffer";
 
-export interface OpenReplayStoreOptions {
+export interface OpenReplayBufferOptions {
   lancedbDir: string;
   embedder: Embedder;
   db: Db;
@@ -21,9 +21,9 @@ export interface OpenReplayStoreOptions {
  *   reindex stopped after dropping the table) is marked pending again, for indexPendingSteps to write;
  * - the Setting "replay.embedder" records the embedder that built the table.
  */
-export async function openReplayStore(options: OpenReplayStoreOptions): Promise<LanceReplayStore> {
+export async function openReplayBuffer(options: OpenReplayBufferOptions): Promise<LanceReplayBuffer> {
   const { db, embedder } = options;
-  const store = await LanceReplayStore.open({
+  const store = await LanceReplayBuffer.open({
     dir: options.lancedbDir,
     embedder,
     ...(options.ann ? { ann: options.ann } : {}),

@@ -1,11 +1,13 @@
-import { z } from "zod";
 import type { Embedder } from "@/core/replay/embedder";
+import { config } from "@/env";
 import type { Db } from "../db";
+import type { MaintenanceReport } from "./annIndex";
+import { createEmbedder } from "./createEmbedder";
 import { clearEmbedderSetting } from "./embedderSetting";
-import type { MaintenanceReport } from "./lanceIndex";
-import type { StoredTransition } from "./lanceSchema";
-import { LanceReplayStore } from "./lanceStore";
-import { openReplayStore } from "./openStore";
+import { LanceReplayBuffer } from "./lanceReplayBuffer";
+import { openReplayBuffer } from "./openReplayBuffer";
+import { forgetReplayBuffer, withReplayBuffer } from "./sharedReplayBuffer";
+import { STEP_SELECT, stepToTransition } from "./stepTransition";
 
 export interface IndexProgress {
   indexed: number;
@@ -29,84 +31,6 @@ export interface IndexPendingResult {
   maintenance?: MaintenanceReport;
 }
 
-export const STEP_SELECT = {
-  id: true,
-  state: true,
-  stateActions: true,
-  action: true,
-  nextState: true,
-  nextActions: true,
-  reward: true,
-  done: true,
-  success: true,
-  valid: true,
-  trajectoryId: true,
-  trajectory: {
-    select: {
-      domain: true,
-      source: true,
-      taskId: true,
-      runId: true,
-      iteration: true,
-      task: { select: { instruction: true } },
-    },
-  },
-} as const;
-
-const Source = z.enum(["offline", "synthetic", "real"]);
-const Actions = z.array(z.string()).nullable();
-
-interface StepRow {
-  id: string;
-  state: string;
-  stateActions: unknown;
-  action: string;
-  nextState: string;
-  nextActions: unknown;
-  reward: number;
-  done: boolean;
-  success: boolean;
-  valid: boolean;
-  trajectoryId: string;
-  trajectory: {
-    domain: string;
-    source: string;
-    taskId: string;
-    runId: string | null;
-    iteration: number | null;
-    task: { instruction: string };
-  };
-}
-
-/** A Step row as the replay buffer keeps it; the database's strings and JSON are checked, not trusted. */
-export function stepToTransition(step: StepRow): StoredTransition {
-  const where = `step ${step.id}`;
-  const source = Source.safeParse(step.trajectory.source);
-  if (!source.success) throw new Error(`${where}: unknown trajectory source "${step.trajectory.source}"`);
-  const stateActions = Actions.safeParse(step.stateActions ?? null);
-  const nextActions = Actions.safeParse(step.nextActions ?? null);
-  if (!stateActions.success || !nextActions.success) {
-    throw new Error(`${where}: stateActions and nextActions must be arrays of strings`);
-  }
-  return {
-    id: step.id,
-    trajectoryId: step.trajectoryId,
-    domain: step.trajectory.domain,
-    source: source.data,
-    taskId: step.trajectory.taskId,
-    runId: step.trajectory.runId,
-    iteration: step.trajectory.iteration,
-    instruction: step.trajectory.task.instruction,
-    state: { text: step.state, ...(stateActions.data ? { actions: stateActions.data } : {}) },
-    action: step.action,
-    next: { text: step.nextState, ...(nextActions.data ? { actions: nextActions.data } : {}) },
-    reward: step.reward,
-    done: step.done,
-    success: step.success,
-    valid: step.valid,
-  };
-}
-
 /**
  * Writes every step that Prisma has not marked as indexed into the replay buffer: embed, write to LanceDB,
  * THEN mark `indexedAt`. A crash between the write and the mark leaves the steps unmarked, so the next run
@@ -114,7 +38,7 @@ export function stepToTransition(step: StepRow): StoredTransition {
  */
 export async function indexPendingSteps(
   db: Db,
-  store: LanceReplayStore,
+  store: LanceReplayBuffer,
   options: IndexPendingOptions = {},
 ): Promise<IndexPendingResult> {
   const batchSize = options.batchSize ?? 256;
@@ -151,17 +75,46 @@ export interface ReindexOptions extends Omit<IndexPendingOptions, "afterWrite"> 
 /**
  * Rebuilds the replay buffer from Prisma, e.g. after a change of embedder: drops the table, marks every step
  * pending, and indexes them all. Safe to interrupt: a table that is missing or new when the store is next
- * opened makes openReplayStore mark every step pending again.
+ * opened makes openReplayBuffer mark every step pending again.
  */
 export async function reindex(db: Db, options: ReindexOptions): Promise<IndexPendingResult> {
   const { lancedbDir, embedder, ...indexOptions } = options;
-  await LanceReplayStore.drop(lancedbDir);
+  await LanceReplayBuffer.drop(lancedbDir);
   await db.step.updateMany({ where: { indexedAt: { not: null } }, data: { indexedAt: null } });
   await clearEmbedderSetting(db);
-  const store = await openReplayStore({ lancedbDir, embedder, db });
+  const store = await openReplayBuffer({ lancedbDir, embedder, db });
   try {
     return await indexPendingSteps(db, store, indexOptions);
   } finally {
     store.close();
   }
+}
+
+/** What the worker and the CLI pass to the wrappers below, which sync the process's shared, configured buffer. */
+export interface IndexHooks {
+  onProgress?: (indexed: number, total: number) => void;
+  signal?: AbortSignal;
+}
+
+/** Brings the replay buffer up to date with Prisma: every step written since the last run goes into LanceDB. */
+export async function indexPending(db: Db, hooks: IndexHooks = {}): Promise<IndexPendingResult> {
+  return withReplayBuffer(db, (store) =>
+    indexPendingSteps(db, store, {
+      ...(hooks.signal ? { signal: hooks.signal } : {}),
+      onProgress: (p) => hooks.onProgress?.(p.indexed, p.total),
+    }),
+  );
+}
+
+/** Drops and rebuilds the replay buffer from Prisma with the configured embedder. */
+export async function rebuildIndex(db: Db, hooks: IndexHooks = {}): Promise<IndexPendingResult> {
+  await forgetReplayBuffer();
+  const result = await reindex(db, {
+    lancedbDir: config().lancedbDir,
+    embedder: await createEmbedder(config()),
+    ...(hooks.signal ? { signal: hooks.signal } : {}),
+    onProgress: (p) => hooks.onProgress?.(p.indexed, p.total),
+  });
+  await forgetReplayBuffer();
+  return result;
 }

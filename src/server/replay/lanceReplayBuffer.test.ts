@@ -5,11 +5,11 @@ import { afterEach, describe, expect, it } from "vitest";
 import { HashNgramEmbedder } from "@/core/replay/hashEmbedder";
 import { HAND_CHECKED, HAND_QUERIES } from "@/core/replay/testing";
 import type { Transition } from "@/core/types";
-import { EmbedderMismatchError, LanceReplayStore } from "./lanceStore";
+import { EmbedderMismatchError, LanceReplayBuffer } from "./lanceReplayBuffer";
 import { manyTransitions } from "./testing";
 
 const dirs: string[] = [];
-const stores: LanceReplayStore[] = [];
+const stores: LanceReplayBuffer[] = [];
 
 function tempDir(): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "dreamgym-lance-"));
@@ -20,9 +20,9 @@ function tempDir(): string {
 async function open(
   dir = tempDir(),
   embedder = new HashNgramEmbedder(),
-  ann: Parameters<typeof LanceReplayStore.open>[0]["ann"] = {},
+  ann: Parameters<typeof LanceReplayBuffer.open>[0]["ann"] = {},
 ) {
-  const store = await LanceReplayStore.open({ dir, embedder, ann });
+  const store = await LanceReplayBuffer.open({ dir, embedder, ann });
   stores.push(store);
   return store;
 }
@@ -32,7 +32,7 @@ afterEach(() => {
   for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
 });
 
-describe("LanceReplayStore", () => {
+describe("LanceReplayBuffer", () => {
   it("finds the obvious neighbour first, scores descending, k respected, rows round-trip", async () => {
     const store = await open();
     await store.add(HAND_CHECKED);
@@ -109,14 +109,14 @@ describe("LanceReplayStore", () => {
     const dir = tempDir();
     (await open(dir)).close();
     stores.length = 0;
-    await expect(LanceReplayStore.open({ dir, embedder: new HashNgramEmbedder(128) })).rejects.toThrow(
+    await expect(LanceReplayBuffer.open({ dir, embedder: new HashNgramEmbedder(128) })).rejects.toThrow(
       EmbedderMismatchError,
     );
-    await expect(LanceReplayStore.open({ dir, embedder: new HashNgramEmbedder(128) })).rejects.toThrow(
+    await expect(LanceReplayBuffer.open({ dir, embedder: new HashNgramEmbedder(128) })).rejects.toThrow(
       "the replay buffer was built with embedder hash-ngram-v1-256 (dim 256) but the configured embedder is " +
         "hash-ngram-v1-128 (dim 128); run `npm run cli -- reindex`",
     );
-    expect(await LanceReplayStore.builtWith(dir)).toEqual({ id: "hash-ngram-v1-256", dimension: 256 });
+    expect(await LanceReplayBuffer.builtWith(dir)).toEqual({ id: "hash-ngram-v1-256", dimension: 256 });
   });
 
   it("builds the ANN and scalar indices once the table is big enough, then keeps them up to date", async () => {

@@ -1,9 +1,9 @@
 import { config } from "@/env";
 import type { Db } from "../db";
 import { createEmbedder } from "./createEmbedder";
-import { EmbedderMismatchError, type LanceReplayStore } from "./lanceStore";
+import { EmbedderMismatchError, type LanceReplayBuffer } from "./lanceReplayBuffer";
 import { EmbeddingDimensionError } from "./openaiEmbedder";
-import { openReplayStore } from "./openStore";
+import { openReplayBuffer } from "./openReplayBuffer";
 
 /**
  * The replay buffer of this process, opened on first use (config().lancedbDir, the configured embedder). The
@@ -11,16 +11,16 @@ import { openReplayStore } from "./openStore";
  */
 const READ_CONSISTENCY_SECONDS = 2;
 
-const globalForReplay = globalThis as unknown as { dreamgymReplay?: Map<string, Promise<LanceReplayStore>> };
+const globalForReplay = globalThis as unknown as { dreamgymReplay?: Map<string, Promise<LanceReplayBuffer>> };
 
-export function getReplayStore(db: Db): Promise<LanceReplayStore> {
+export function getReplayBuffer(db: Db): Promise<LanceReplayBuffer> {
   globalForReplay.dreamgymReplay ??= new Map();
   const cache = globalForReplay.dreamgymReplay;
   const dir = config().lancedbDir;
   let store = cache.get(dir);
   if (!store) {
     store = (async () =>
-      openReplayStore({
+      openReplayBuffer({
         lancedbDir: dir,
         embedder: await createEmbedder(config()),
         db,
@@ -34,7 +34,7 @@ export function getReplayStore(db: Db): Promise<LanceReplayStore> {
 }
 
 /** Closes and forgets the cached store, e.g. after a reindex dropped its table. */
-export async function forgetReplayStore(): Promise<void> {
+export async function forgetReplayBuffer(): Promise<void> {
   const cache = globalForReplay.dreamgymReplay;
   if (!cache) return;
   const stores = [...cache.values()];
@@ -47,13 +47,16 @@ export async function forgetReplayStore(): Promise<void> {
  * rebuilt the table under it), reopens the store once and tries again; errors that a reopen cannot fix (a
  * mismatched embedder, a cancelled job) go straight to the caller.
  */
-export async function withReplayStore<T>(db: Db, work: (store: LanceReplayStore) => Promise<T>): Promise<T> {
+export async function withReplayBuffer<T>(
+  db: Db,
+  work: (store: LanceReplayBuffer) => Promise<T>,
+): Promise<T> {
   try {
-    return await work(await getReplayStore(db));
+    return await work(await getReplayBuffer(db));
   } catch (error) {
     if (!mayBeStale(error)) throw error;
-    await forgetReplayStore();
-    return work(await getReplayStore(db));
+    await forgetReplayBuffer();
+    return work(await getReplayBuffer(db));
   }
 }
 

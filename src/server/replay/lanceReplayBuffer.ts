@@ -6,7 +6,6 @@ import { byScoreThenContent } from "@/core/replay/cosine";
 import { type Embedder, type EmbedderIdentity, sameEmbedder } from "@/core/replay/embedder";
 import { transitionText } from "@/core/replay/transitionText";
 import type { Transition } from "@/core/types";
-import { type StoreFilter, sqlString, whereClause } from "./lanceFilter";
 import {
   type AnnIndexInfo,
   type AnnIndexPolicy,
@@ -18,7 +17,8 @@ import {
   maintainIndexes,
   optimize,
   type SearchTuning,
-} from "./lanceIndex";
+} from "./annIndex";
+import { type BufferFilter, sqlString, whereClause } from "./lanceFilter";
 import {
   EMBEDDER_METADATA_KEY,
   fromRow,
@@ -44,7 +44,7 @@ export class EmbedderMismatchError extends Error {
   }
 }
 
-export interface LanceStoreOptions {
+export interface LanceBufferOptions {
   dir: string;
   embedder: Embedder;
   ann?: Partial<AnnIndexPolicy>;
@@ -66,9 +66,9 @@ const ID_CHUNK = 1_000;
 /**
  * The replay buffer on LanceDB: one row per transition (the Prisma Step id is the row id), searched by cosine
  * similarity with a `where` prefilter on domain and source. Prisma stays the source of truth: this table is a
- * rebuildable index of it (sync.ts keeps them in step).
+ * rebuildable index of it (syncSteps.ts keeps them in step).
  */
-export class LanceReplayStore implements ReplayBuffer {
+export class LanceReplayBuffer implements ReplayBuffer {
   /** Serialises writes and index maintenance within this process (LanceDB retries conflicts across processes). */
   private writes: Promise<unknown> = Promise.resolve();
   private annChecked = { at: 0, present: false };
@@ -84,7 +84,7 @@ export class LanceReplayStore implements ReplayBuffer {
     readonly created: boolean,
   ) {}
 
-  static async open(options: LanceStoreOptions): Promise<LanceReplayStore> {
+  static async open(options: LanceBufferOptions): Promise<LanceReplayBuffer> {
     const { embedder } = options;
     const connection = await lancedb.connect(options.dir, {
       readConsistencyInterval: options.readConsistencySeconds,
@@ -95,13 +95,13 @@ export class LanceReplayStore implements ReplayBuffer {
     const table = existed
       ? await connection.openTable(TRANSITIONS_TABLE)
       : await connection.createEmptyTable(TRANSITIONS_TABLE, schema, { mode: "create", existOk: true });
-    const built = await LanceReplayStore.recordedEmbedder(table);
+    const built = await LanceReplayBuffer.recordedEmbedder(table);
     if (!built || !sameEmbedder(built, embedder)) {
       table.close();
       connection.close();
       throw new EmbedderMismatchError(built, embedder);
     }
-    return new LanceReplayStore(
+    return new LanceReplayBuffer(
       connection,
       table,
       schema,
@@ -130,7 +130,7 @@ export class LanceReplayStore implements ReplayBuffer {
     try {
       if (!(await connection.tableNames()).includes(TRANSITIONS_TABLE)) return undefined;
       const table = await connection.openTable(TRANSITIONS_TABLE);
-      const built = await LanceReplayStore.recordedEmbedder(table);
+      const built = await LanceReplayBuffer.recordedEmbedder(table);
       table.close();
       return built ?? { id: "unknown", dimension: 0 };
     } finally {
@@ -186,7 +186,7 @@ export class LanceReplayStore implements ReplayBuffer {
   }
 
   /** Embeds a free text as is (not as a transition) and searches with it. */
-  async searchText(text: string, k: number, filter: StoreFilter = {}): Promise<StoredDemonstration[]> {
+  async searchText(text: string, k: number, filter: BufferFilter = {}): Promise<StoredDemonstration[]> {
     const [vector] = await this.embedder.embed([text]);
     return this.nearest(vector!, k, filter);
   }
@@ -198,7 +198,7 @@ export class LanceReplayStore implements ReplayBuffer {
   async nearest(
     vector: Float32Array,
     k: number,
-    filter: StoreFilter = {},
+    filter: BufferFilter = {},
     options: { exact?: boolean; tuning?: Partial<SearchTuning> } = {},
   ): Promise<StoredDemonstration[]> {
     const columns = [...RESULT_COLUMNS, "_distance"];
@@ -217,7 +217,7 @@ export class LanceReplayStore implements ReplayBuffer {
   async nearestIds(
     vector: Float32Array,
     k: number,
-    filter: StoreFilter = {},
+    filter: BufferFilter = {},
     tuning: Partial<SearchTuning> = {},
   ): Promise<{ id: string; score: number }[]> {
     const rows = (await this.search(vector, k, filter, { ...this.tuning, ...tuning }, [
@@ -233,7 +233,7 @@ export class LanceReplayStore implements ReplayBuffer {
   private async search(
     vector: Float32Array,
     k: number,
-    filter: StoreFilter,
+    filter: BufferFilter,
     tuning: SearchTuning,
     columns: string[],
     exact = false,
@@ -281,7 +281,7 @@ export class LanceReplayStore implements ReplayBuffer {
     return rows[0]?.vector ? Float32Array.from(rows[0].vector.toArray()) : undefined;
   }
 
-  async count(filter: StoreFilter = {}): Promise<number> {
+  async count(filter: BufferFilter = {}): Promise<number> {
     return this.table.countRows(whereClause(filter));
   }
 
@@ -320,7 +320,7 @@ export class LanceReplayStore implements ReplayBuffer {
     return annIndexInfo(this.table);
   }
 
-  /** Builds or refreshes indices as the table grows (see lanceIndex.ts); cheap when there is nothing to do. */
+  /** Builds or refreshes indices as the table grows (see annIndex.ts); cheap when there is nothing to do. */
   maintain(): Promise<MaintenanceReport> {
     return this.indexing(() => maintainIndexes(this.table, this.policy));
   }

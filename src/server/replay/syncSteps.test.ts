@@ -4,15 +4,14 @@ import { HashNgramEmbedder } from "@/core/replay/hashEmbedder";
 import { HAND_CHECKED, HAND_QUERIES } from "@/core/replay/testing";
 import { createTestDb, type TestDb } from "../../../tests/helpers/testDb";
 import { EMBEDDER_SETTING, readEmbedderSetting } from "./embedderSetting";
-import type { LanceReplayStore } from "./lanceStore";
-import { openReplayStore } from "./openStore";
-import { reconcile } from "./reconcile";
-import { indexPendingSteps, reindex } from "./sync";
-import { tempLanceDir, writeHandSteps } from "./testing";
+import type { LanceReplayBuffer } from "./lanceReplayBuffer";
+import { openReplayBuffer } from "./openReplayBuffer";
+import { indexPendingSteps, reindex } from "./syncSteps";
+import { lanceIds, stepIds, tempLanceDir, writeHandSteps } from "./testing";
 
 let t: TestDb;
 let lance: ReturnType<typeof tempLanceDir>;
-const open: LanceReplayStore[] = [];
+const open: LanceReplayBuffer[] = [];
 
 beforeEach(async () => {
   t = await createTestDb();
@@ -26,19 +25,9 @@ afterEach(async () => {
 });
 
 async function store(embedder = new HashNgramEmbedder()) {
-  const s = await openReplayStore({ lancedbDir: lance.dir, embedder, db: t.db });
+  const s = await openReplayBuffer({ lancedbDir: lance.dir, embedder, db: t.db });
   open.push(s);
   return s;
-}
-
-async function lanceIds(s: LanceReplayStore): Promise<string[]> {
-  const ids: string[] = [];
-  for await (const batch of s.ids()) ids.push(...batch);
-  return ids.sort();
-}
-
-async function stepIds(): Promise<string[]> {
-  return (await t.db.step.findMany({ select: { id: true }, orderBy: { id: "asc" } })).map((s) => s.id);
 }
 
 describe("indexPendingSteps", () => {
@@ -52,7 +41,7 @@ describe("indexPendingSteps", () => {
     });
     expect(result).toMatchObject({ indexed: total, total });
     expect(progress).toEqual([5, 10, 15, 20, 24]);
-    expect(await lanceIds(s)).toEqual(await stepIds());
+    expect(await lanceIds(s)).toEqual(await stepIds(t.db));
     expect(await t.db.step.count({ where: { indexedAt: null } })).toBe(0);
     expect((await indexPendingSteps(t.db, s)).indexed).toBe(0);
 
@@ -89,7 +78,7 @@ describe("indexPendingSteps", () => {
     const ids = await lanceIds(s);
     expect(ids).toHaveLength(total);
     expect(new Set(ids).size).toBe(total);
-    expect(ids).toEqual(await stepIds());
+    expect(ids).toEqual(await stepIds(t.db));
     expect(await t.db.step.count({ where: { indexedAt: null } })).toBe(0);
   });
 
@@ -117,7 +106,7 @@ describe("the embedder that built the buffer", () => {
     open.length = 0;
 
     const small = new HashNgramEmbedder(128);
-    await expect(openReplayStore({ lancedbDir: lance.dir, embedder: small, db: t.db })).rejects.toThrow(
+    await expect(openReplayBuffer({ lancedbDir: lance.dir, embedder: small, db: t.db })).rejects.toThrow(
       "the replay buffer was built with embedder hash-ngram-v1-256 (dim 256) but the configured embedder is " +
         "hash-ngram-v1-128 (dim 128); run `npm run cli -- reindex`",
     );
@@ -126,7 +115,7 @@ describe("the embedder that built the buffer", () => {
     expect(result.indexed).toBe(total);
     expect(await readEmbedderSetting(t.db)).toEqual({ id: "hash-ngram-v1-128", dimension: 128 });
     const rebuilt = await store(small);
-    expect(await lanceIds(rebuilt)).toEqual(await stepIds());
+    expect(await lanceIds(rebuilt)).toEqual(await stepIds(t.db));
     const [top] = await rebuilt.similar(HAND_QUERIES[2].query, 1);
     expect(top?.action).toBe("click[buy now]");
     expect((await rebuilt.vectorOf(top!.id))?.length).toBe(128);
@@ -144,25 +133,7 @@ describe("the embedder that built the buffer", () => {
     expect(fresh.created).toBe(true);
     expect(await t.db.step.count({ where: { indexedAt: null } })).toBe(total);
     await indexPendingSteps(t.db, fresh);
-    expect(await lanceIds(fresh)).toEqual(await stepIds());
+    expect(await lanceIds(fresh)).toEqual(await stepIds(t.db));
     expect(await t.db.setting.findUnique({ where: { key: EMBEDDER_SETTING } })).not.toBeNull();
-  });
-});
-
-describe("reconcile", () => {
-  it("removes rows of deleted steps and requeues steps whose row is missing", async () => {
-    await writeHandSteps(t.db, 2);
-    const s = await store();
-    await indexPendingSteps(t.db, s);
-    const gone = await t.db.trajectory.findFirstOrThrow({ include: { steps: true } });
-    await t.db.trajectory.delete({ where: { id: gone.id } });
-    const [lost] = await stepIds();
-    await s.deleteIds([lost!]);
-
-    expect(await reconcile(t.db, s)).toEqual({ removed: gone.steps.length, requeued: 1 });
-    expect(await t.db.step.count({ where: { indexedAt: null } })).toBe(1);
-    await indexPendingSteps(t.db, s);
-    expect(await lanceIds(s)).toEqual(await stepIds());
-    expect(await reconcile(t.db, s)).toEqual({ removed: 0, requeued: 0 });
   });
 });
