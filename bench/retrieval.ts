@@ -24,7 +24,7 @@ import type { StoredDemonstration, StoredTransition } from "@/server/replay/lanc
  * `npm run bench -- retrieval --rows N [--queries 500] [--dir D]`: the replay buffer at scale. Builds N
  * transitions by rolling out noisy experts (ε = 0.3) over successive task indices of both real domains (every
  * transition comes from a real episode; 70% are labelled offline and 30% synthetic so that the source filter has
- * something to do), embeds them with the embedded embedder, writes them through the LanceDB store into a fresh
+ * something to do), embeds them with the hashing embedder, writes them through the LanceDB store into a fresh
  * folder, builds the ANN index, then measures top-8 searches filtered by domain: ANN latency, exact (flat)
  * latency, and recall@8 of ANN against exact. Queries are transitions of new episodes (another seed) on tasks
  * already in the buffer, as the experience model's queries are during training.

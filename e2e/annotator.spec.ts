@@ -84,7 +84,7 @@ test.describe("annotator corrects teacher reasoning traces", () => {
     await expect(page.getByTestId("task-instruction")).not.toBeEmpty();
     await expect(page.getByTestId("step-action")).not.toBeEmpty();
     await expect(page.getByTestId("step-reward")).toHaveText(/^reward /);
-    await expect(page.getByTestId("teacher")).toHaveText("embedded-teacher-v1");
+    await expect(page.getByTestId("teacher")).toHaveText("retrieval-teacher-v1");
     const original = (await page.getByTestId("trace-original").textContent()) ?? "";
 
     await page.keyboard.press("e");

@@ -33,8 +33,6 @@ export function choice<T extends string>(options: readonly T[]) {
   };
 }
 
-export const BACKENDS = ["embedded", "openai"] as const;
-
 export function printJson(value: unknown) {
   process.stdout.write(`${JSON.stringify(value)}\n`);
 }

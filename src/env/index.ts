@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
+import { BACKENDS } from "@/core/backends";
 import { databaseUrl } from "./database";
 
 /**
@@ -28,7 +29,7 @@ const OpenAISettings = z.object({
     .prefault({}),
 });
 
-const Backend = z.enum(["embedded", "openai"]);
+const Backend = z.enum(BACKENDS);
 
 export const ConfigSchema = z.object({
   dataDir: z.string().default("data"),

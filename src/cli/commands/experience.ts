@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import type { Command } from "commander";
+import { BACKENDS } from "@/core/backends";
 import { REAL_DOMAIN_NAMES } from "@/core/envs/names";
 import { getRealDomain } from "@/core/envs/registry";
 import { measureFidelity } from "@/core/experience/fidelityRun";
@@ -10,7 +11,7 @@ import { SFT_EXPORT_SETTINGS, sftRecords } from "@/server/experience/exportSft";
 import { writeTeacherTraces } from "@/server/experience/teacherTraces";
 import { withReplayBuffer } from "@/server/replay/sharedReplayBuffer";
 import { indexPending } from "@/server/replay/syncSteps";
-import { BACKENDS, choice, database, nonNegativeInt, positiveInt, printJson, probability } from "../args";
+import { choice, database, nonNegativeInt, positiveInt, printJson, probability } from "../args";
 import { progressBar } from "../progress";
 
 function settingsFrom(options: {

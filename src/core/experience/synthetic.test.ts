@@ -3,7 +3,7 @@ import { household } from "../envs/household";
 import { rollout } from "../rollout";
 import { offlineMemoryBuffer } from "../train/testing";
 import type { Task } from "../types";
-import { EmbeddedExperienceModel } from "./embedded/embeddedModel";
+import { RetrievalExperienceModel } from "./retrieval/retrievalModel";
 import { SyntheticEnvironment, type SyntheticStepInfo } from "./synthetic";
 import type { ExperienceInput, ExperienceModel, ExperienceSettings } from "./types";
 
@@ -43,7 +43,7 @@ describe("SyntheticEnvironment", () => {
     const buffer = await offlineBuffer(30);
     const env = new SyntheticEnvironment(
       "household",
-      new EmbeddedExperienceModel({ reasoning: true }),
+      new RetrievalExperienceModel({ reasoning: true }),
       buffer,
       settings({ k: 8 }),
       initialState,
@@ -57,7 +57,7 @@ describe("SyntheticEnvironment", () => {
     for (const step of episode.steps) expect(step.reasoning).toMatch(/\S/);
     const result = await new SyntheticEnvironment(
       "household",
-      new EmbeddedExperienceModel({ reasoning: true }),
+      new RetrievalExperienceModel({ reasoning: true }),
       buffer,
       settings({ k: 8 }),
       initialState,
@@ -67,7 +67,7 @@ describe("SyntheticEnvironment", () => {
     const step = await result.step(first.actions![0]!);
     const info = step.info as SyntheticStepInfo;
     expect(info.demonstrationIds).toHaveLength(8);
-    expect(info.model).toBe("embedded-exp-v1");
+    expect(info.model).toBe("retrieval-exp-v1");
     // Grounded in the same task's offline episode, the expert succeeds in the synthetic environment too.
     expect(episode.success).toBe(true);
   });

@@ -21,7 +21,7 @@ export interface ExperiencePrediction {
   success: boolean;
   /** False when the action is impossible in the state: then next = state and reward = 0. */
   valid: boolean;
-  /** Which model wrote it, e.g. "embedded-v1" or "openai:gpt-4o-mini". */
+  /** Which model wrote it, e.g. "retrieval-exp-v1" or "openai:gpt-4o-mini". */
   model: string;
   latencyMs: number;
   usage?: Usage;

@@ -4,13 +4,13 @@ import { Rng } from "../util/random";
 import { base64ToFloat32, float32ToBase64 } from "./base64";
 import { CheckpointMismatchError, loadCheckpoint, saveCheckpoint } from "./checkpoint";
 import { FEATURE_SPACE_VERSION } from "./features";
-import { LinearSoftmaxPolicy } from "./linearSoftmax";
+import { LinearPolicy } from "./linearPolicy";
 import { LinearValue } from "./value";
 
 const DIMENSION = 2 ** 12;
 
-function trained(): { policy: LinearSoftmaxPolicy; value: LinearValue } {
-  const policy = new LinearSoftmaxPolicy({
+function trained(): { policy: LinearPolicy; value: LinearValue } {
+  const policy = new LinearPolicy({
     candidates: shop.candidateActions,
     dimension: DIMENSION,
     seed: 9,

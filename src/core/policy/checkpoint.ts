@@ -6,9 +6,10 @@
 import { z } from "zod";
 import { base64ToFloat32, float32ToBase64 } from "./base64";
 import { FEATURE_SPACE_VERSION } from "./features";
-import { type CandidateSource, LinearSoftmaxPolicy } from "./linearSoftmax";
+import { type CandidateSource, LinearPolicy } from "./linearPolicy";
 import { LinearValue } from "./value";
 
+/** Written into every checkpoint; it keeps the policy's first name so that stored checkpoints stay readable. */
 export const CHECKPOINT_KIND = "dreamgym.linear-softmax-policy";
 
 export const PolicyCheckpoint = z.object({
@@ -32,7 +33,7 @@ export class CheckpointMismatchError extends Error {
   }
 }
 
-export function saveCheckpoint(policy: LinearSoftmaxPolicy, value?: LinearValue): PolicyCheckpoint {
+export function saveCheckpoint(policy: LinearPolicy, value?: LinearValue): PolicyCheckpoint {
   return {
     kind: CHECKPOINT_KIND,
     featureSpace: FEATURE_SPACE_VERSION,
@@ -63,7 +64,7 @@ export function loadCheckpoint(
   input: unknown,
   candidates: CandidateSource,
   expect: { dimension?: number } = {},
-): { policy: LinearSoftmaxPolicy; value?: LinearValue } {
+): { policy: LinearPolicy; value?: LinearValue } {
   const parsed = PolicyCheckpoint.safeParse(input);
   if (!parsed.success) {
     const why = parsed.error.issues.map(
@@ -81,7 +82,7 @@ export function loadCheckpoint(
     throw new CheckpointMismatchError(
       `checkpoint dimension is ${ck.dimension}, expected ${expect.dimension}`,
     );
-  const policy = new LinearSoftmaxPolicy({
+  const policy = new LinearPolicy({
     candidates,
     dimension: ck.dimension,
     temperature: ck.temperature,

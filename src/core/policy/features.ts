@@ -1,5 +1,5 @@
 /**
- * The feature space of the embedded policy: hashed binary features of (instruction, history, state, candidate
+ * The feature space of the linear policy: hashed binary features of (instruction, history, state, candidate
  * action). A linear model over them can only learn what the crosses spell out, so each group below is a question
  * the policy needs answered to play the shop or the household:
  *

@@ -1,4 +1,4 @@
-/** The embedded trainable policy: a linear softmax over candidate actions with hashed features, and its critic. */
+/** The linear policy (the embedded backend's trainable one): a linear softmax over candidate actions with hashed features, and its critic. */
 export {
   CHECKPOINT_KIND,
   CheckpointMismatchError,
@@ -16,8 +16,8 @@ export {
   type DecisionResult,
   type EpisodeAgent,
   type EpisodeOptions,
-  type LinearSoftmaxOptions,
-  LinearSoftmaxPolicy,
-} from "./linearSoftmax";
+  LinearPolicy,
+  type LinearPolicyOptions,
+} from "./linearPolicy";
 export { replayDecisions } from "./replayDecisions";
 export { LinearValue } from "./value";

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { ChatMessage, LlmClient } from "../llm";
 import type { Observation, Policy, PolicyDecision, Step, Task } from "../types";
-import type { CandidateSource } from "./linearSoftmax";
+import type { CandidateSource } from "./linearPolicy";
 
 /**
  * An LLM agent behind the `Policy` contract, for rollouts and evaluation against an endpoint (training an LLM

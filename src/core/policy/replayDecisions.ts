@@ -6,10 +6,10 @@
  */
 import type { Decision } from "../rl/decision";
 import type { Step, Task } from "../types";
-import type { LinearSoftmaxPolicy } from "./linearSoftmax";
+import type { LinearPolicy } from "./linearPolicy";
 
 export function replayDecisions(
-  policy: LinearSoftmaxPolicy,
+  policy: LinearPolicy,
   task: Task,
   steps: readonly Step[],
   logprobs?: readonly (number | undefined)[],

@@ -3,7 +3,7 @@ import type { Embedder } from "./embedder";
 import { splitTransitionText } from "./transitionText";
 
 /**
- * The embedded default embedder: no model, no network, the same vector for the same text on every machine.
+ * The default embedder (the embedded backend's): no model, no network, the same vector for the same text on every machine.
  * Signed feature hashing (Weinberger et al. 2009) of three views of the text, each with sublinear term frequency
  * (1 + ln tf, so a word repeated ten times does not drown the rest) and normalised on its own before they are
  * mixed, so that each view's share of the cosine is fixed by its weight rather than by how many features it has:

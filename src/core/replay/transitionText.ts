@@ -3,7 +3,7 @@
  * "task: …" (when known), "state: …", then "action: …" on the last line.
  *
  * The state is most of the text: the next state depends on where the agent is. The action is kept on its own
- * last line so that the embedded embedder can weight it as a section (hashEmbedder.ts): the same page answers
+ * last line so that the hashing embedder can weight it as a section (hashEmbedder.ts): the same page answers
  * "click[buy now]" and "click[back to search]" very differently. The instruction goes in too: with other
  * rollouts of the same task in the buffer, it pulls in neighbours from the same task, whose household rooms are
  * the same room, so their next states are the very observations the query will see. Measured on real rollouts

@@ -4,7 +4,7 @@
  * its probability on the right choice, not just rank it first.
  */
 import { describe, expect, it } from "vitest";
-import { LinearSoftmaxPolicy } from "../policy/linearSoftmax";
+import { LinearPolicy } from "../policy/linearPolicy";
 import { LinearValue } from "../policy/value";
 import { rollout } from "../rollout";
 import { collectEpisode, collectGroup } from "./collect";
@@ -18,7 +18,7 @@ const GROUP = 8;
 const train = banditTasks("train", 64);
 const test = banditTasks("test", 100);
 
-async function sampledSuccess(policy: LinearSoftmaxPolicy): Promise<number> {
+async function sampledSuccess(policy: LinearPolicy): Promise<number> {
   let wins = 0;
   for (const task of test) {
     const ep = await rollout(new BanditEnvironment(), policy.episode("eval", { record: false }), task, 1);
@@ -27,8 +27,7 @@ async function sampledSuccess(policy: LinearSoftmaxPolicy): Promise<number> {
   return wins / test.length;
 }
 
-const newPolicy = () =>
-  new LinearSoftmaxPolicy({ candidates: banditCandidates, seed: 3, dimension: 2 ** 14 });
+const newPolicy = () => new LinearPolicy({ candidates: banditCandidates, seed: 3, dimension: 2 ** 14 });
 
 describe("learning on a bandit", () => {
   it("GRPO goes from chance to > 90%", async () => {

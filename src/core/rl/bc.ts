@@ -3,7 +3,7 @@
  * minimise the cross-entropy between the expert's one-hot choice and the policy's softmax over candidates.
  */
 import { addFeatureGradient, candidateLogprobs, scoreCoefficients } from "../policy/linear";
-import type { LinearSoftmaxPolicy } from "../policy/linearSoftmax";
+import type { LinearPolicy } from "../policy/linearPolicy";
 import { Rng } from "../util/random";
 import { Adam } from "./adam";
 import type { Decision } from "./decision";
@@ -47,7 +47,7 @@ export class BehaviourCloning {
   private readonly rng: Rng;
 
   constructor(
-    readonly policy: LinearSoftmaxPolicy,
+    readonly policy: LinearPolicy,
     config: Partial<BcConfig> = {},
   ) {
     this.config = { ...BC_DEFAULTS, ...config };

@@ -2,7 +2,7 @@
  * Rollouts that keep the policy's decisions: the same rollout() as everywhere (real or synthetic environment),
  * with a per-episode view of the policy that records each decision as it is made.
  */
-import type { LinearSoftmaxPolicy } from "../policy/linearSoftmax";
+import type { LinearPolicy } from "../policy/linearPolicy";
 import type { LinearValue } from "../policy/value";
 import { type Episode, rollout } from "../rollout";
 import type { Environment, Task } from "../types";
@@ -31,7 +31,7 @@ export function toDecisionEpisode(
  */
 export async function collectEpisode(
   env: Environment,
-  policy: LinearSoftmaxPolicy,
+  policy: LinearPolicy,
   task: Task,
   maxSteps: number,
   episodeKey: string,
@@ -46,7 +46,7 @@ export async function collectEpisode(
 /** A GRPO group: `size` episodes of one task, each with its own sampling stream. */
 export async function collectGroup(
   makeEnv: () => Environment,
-  policy: LinearSoftmaxPolicy,
+  policy: LinearPolicy,
   task: Task,
   maxSteps: number,
   size: number,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { LinearSoftmaxPolicy } from "../policy/linearSoftmax";
+import { LinearPolicy } from "../policy/linearPolicy";
 import type { Decision, DecisionEpisode } from "./decision";
 import { Grpo } from "./grpo";
 import { clippedSurrogate, k3Kl } from "./surrogate";
@@ -34,7 +34,7 @@ describe("clipped surrogate", () => {
 });
 
 async function banditState() {
-  const policy = new LinearSoftmaxPolicy({ candidates: banditCandidates, dimension: 2 ** 12 });
+  const policy = new LinearPolicy({ candidates: banditCandidates, dimension: 2 ** 12 });
   const task = banditTask("train", 0);
   const obs = await new BanditEnvironment().reset(task);
   return { policy, task, obs };

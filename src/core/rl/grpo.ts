@@ -10,7 +10,7 @@
  * new policy near the one that collected it.
  */
 import { addFeatureGradient, candidateLogprobs, entropyOf, scoreCoefficients } from "../policy/linear";
-import type { LinearSoftmaxPolicy } from "../policy/linearSoftmax";
+import type { LinearPolicy } from "../policy/linearPolicy";
 import { Rng } from "../util/random";
 import { Adam } from "./adam";
 import { GRPO_ADVANTAGE_EPSILON, grpoAdvantages } from "./advantages";
@@ -70,9 +70,9 @@ export class Grpo {
 
   /** `reference` is the frozen policy of the KL penalty (e.g. a clone of the starting policy); needed when klBeta > 0. */
   constructor(
-    readonly policy: LinearSoftmaxPolicy,
+    readonly policy: LinearPolicy,
     config: Partial<GrpoConfig> = {},
-    readonly reference?: LinearSoftmaxPolicy,
+    readonly reference?: LinearPolicy,
   ) {
     this.config = { ...GRPO_DEFAULTS, ...config };
     if (this.config.klBeta > 0 && !reference) throw new Error("GRPO: klBeta > 0 needs a reference policy");

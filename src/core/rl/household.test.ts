@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { household } from "../envs/household";
-import { LinearSoftmaxPolicy } from "../policy/linearSoftmax";
+import { LinearPolicy } from "../policy/linearPolicy";
 import { replayDecisions } from "../policy/replayDecisions";
 import { rollout } from "../rollout";
 import { BehaviourCloning } from "./bc";
@@ -15,7 +15,7 @@ const TEST_TASKS = 60;
 
 describe("behaviour cloning on household", () => {
   it("reaches >= 60% held-out success from 50 expert episodes", async () => {
-    const policy = new LinearSoftmaxPolicy({ candidates: household.candidateActions, seed: 1 });
+    const policy = new LinearPolicy({ candidates: household.candidateActions, seed: 1 });
     const decisions: Decision[] = [];
     for (const task of household.tasks("train", DEMONSTRATIONS)) {
       const ep = await rollout(household.createEnvironment(), household.expert(), task, household.maxSteps);

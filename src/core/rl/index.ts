@@ -1,9 +1,9 @@
 /**
- * GRPO, PPO and behaviour cloning for the embedded policy; the same code trains in real and synthetic environments.
+ * GRPO, PPO and behaviour cloning for the linear policy; the same code trains in real and synthetic environments.
  *
  * One GRPO iteration, as a training loop would write it:
  *
- *   const policy = new LinearSoftmaxPolicy({ candidates: domain.candidateActions, seed });
+ *   const policy = new LinearPolicy({ candidates: domain.candidateActions, seed });
  *   const grpo = new Grpo(policy, { learningRate: 0.01 });          // keeps its Adam state across iterations
  *   const groups = await Promise.all(tasks.map((task) =>
  *     collectGroup(() => makeEnv(), policy, task, domain.maxSteps, 8, `iter${i}:${task.id}`)));

@@ -13,7 +13,7 @@ import {
   entropyOf,
   scoreCoefficients,
 } from "../policy/linear";
-import type { LinearSoftmaxPolicy } from "../policy/linearSoftmax";
+import type { LinearPolicy } from "../policy/linearPolicy";
 import type { LinearValue } from "../policy/value";
 import { Rng } from "../util/random";
 import { Adam } from "./adam";
@@ -88,7 +88,7 @@ export class Ppo {
   readonly rng: Rng;
 
   constructor(
-    readonly policy: LinearSoftmaxPolicy,
+    readonly policy: LinearPolicy,
     readonly value: LinearValue,
     config: Partial<PpoConfig> = {},
   ) {

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { shop } from "../envs/shop";
-import { LinearSoftmaxPolicy } from "../policy/linearSoftmax";
+import { LinearPolicy } from "../policy/linearPolicy";
 import { rollout } from "../rollout";
 import { Rng } from "../util/random";
 import { collectGroup } from "./collect";
@@ -16,7 +16,7 @@ const TASKS_PER_ITERATION = 8;
 const GROUP = 8;
 const TEST_TASKS = 30;
 
-async function testSuccess(policy: LinearSoftmaxPolicy, greedy: boolean): Promise<number> {
+async function testSuccess(policy: LinearPolicy, greedy: boolean): Promise<number> {
   let wins = 0;
   for (const task of shop.tasks("test", TEST_TASKS)) {
     const agent = policy.episode("eval", { greedy, record: false });
@@ -27,7 +27,7 @@ async function testSuccess(policy: LinearSoftmaxPolicy, greedy: boolean): Promis
 
 describe("GRPO in the real shop", () => {
   it("raises held-out success well above the untrained policy's", async () => {
-    const policy = new LinearSoftmaxPolicy({ candidates: shop.candidateActions, seed: 0 });
+    const policy = new LinearPolicy({ candidates: shop.candidateActions, seed: 0 });
     const untrained = Math.max(await testSuccess(policy, true), await testSuccess(policy, false));
     const grpo = new Grpo(policy, { seed: 0 });
     const rng = new Rng("shop-test-tasks");

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { BACKENDS } from "../backends";
 import { REAL_DOMAIN_NAMES } from "../envs/names";
 import { BC_DEFAULTS } from "../rl/bc";
 import { GRPO_DEFAULTS } from "../rl/grpo";
@@ -45,8 +46,8 @@ export const RunConfigFields = z.strictObject({
   seed: z.number().int().min(0).default(0),
   backends: z
     .strictObject({
-      experience: z.enum(["embedded", "openai"]).default("embedded"),
-      taskGenerator: z.enum(["embedded", "openai"]).default("embedded"),
+      experience: z.enum(BACKENDS).default("embedded"),
+      taskGenerator: z.enum(BACKENDS).default("embedded"),
     })
     .prefault({}),
   experience: z

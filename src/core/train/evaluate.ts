@@ -1,5 +1,5 @@
 import type { RealDomain } from "../envs/domain";
-import type { LinearSoftmaxPolicy } from "../policy/linearSoftmax";
+import type { LinearPolicy } from "../policy/linearPolicy";
 import { rollout } from "../rollout";
 import type { Task } from "../types";
 
@@ -16,7 +16,7 @@ export interface EvaluationResult {
  */
 export async function evaluatePolicy(
   domain: RealDomain,
-  policy: LinearSoftmaxPolicy,
+  policy: LinearPolicy,
   tasks: readonly Task[],
   options: { greedy?: boolean; key?: string } = {},
 ): Promise<EvaluationResult> {

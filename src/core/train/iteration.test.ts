@@ -2,9 +2,9 @@ import { describe, expect, it } from "vitest";
 import { embeddedTaskGenerator } from "../curriculum/embedded";
 import { TaskValueTable } from "../curriculum/valueTable";
 import { household } from "../envs/household";
-import { EmbeddedExperienceModel } from "../experience/embedded/embeddedModel";
+import { RetrievalExperienceModel } from "../experience/retrieval/retrievalModel";
 import { SyntheticEnvironment } from "../experience/synthetic";
-import { LinearSoftmaxPolicy } from "../policy/linearSoftmax";
+import { LinearPolicy } from "../policy/linearPolicy";
 import { trainingIteration } from "./iteration";
 import { grpoLearner } from "./learner";
 import { offlineMemoryBuffer } from "./testing";
@@ -13,7 +13,7 @@ describe("a DreamGym iteration", () => {
   it("rolls out groups in the synthetic environment, updates the policy, grows the buffer and the curriculum", async () => {
     const buffer = await offlineMemoryBuffer(household, 12);
     const offline = buffer.size;
-    const policy = new LinearSoftmaxPolicy({ candidates: household.candidateActions, seed: 3 });
+    const policy = new LinearPolicy({ candidates: household.candidateActions, seed: 3 });
     const before = Float32Array.from(policy.weights);
     const settings = { k: 4, historyWindow: 4, reasoning: true, sources: ["offline" as const] };
     const values = new TaskValueTable();
@@ -24,7 +24,7 @@ describe("a DreamGym iteration", () => {
       makeEnv: () =>
         new SyntheticEnvironment(
           "household",
-          new EmbeddedExperienceModel(settings),
+          new RetrievalExperienceModel(settings),
           buffer,
           settings,
           (task) => household.createEnvironment().reset(task),

@@ -3,7 +3,7 @@ import { selectBatch } from "../curriculum/selectBatch";
 import type { TaskIterationStats, TaskValueTable } from "../curriculum/valueTable";
 import { proposeVariations } from "../curriculum/variations";
 import type { RealDomain } from "../envs/domain";
-import type { LinearSoftmaxPolicy } from "../policy/linearSoftmax";
+import type { LinearPolicy } from "../policy/linearPolicy";
 import type { ReplayBuffer } from "../replay/buffer";
 import { type CollectedEpisode, collectEpisode } from "../rl/collect";
 import type { UpdateStats } from "../rl/stats";
@@ -41,7 +41,7 @@ export interface IterationResult {
 
 export interface IterationDeps {
   domain: RealDomain;
-  policy: LinearSoftmaxPolicy;
+  policy: LinearPolicy;
   learner: Learner;
   /** A fresh environment per rollout: synthetic (DreamGym) or real (the real-env baseline, S2R). */
   makeEnv: () => Environment;

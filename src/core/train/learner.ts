@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { base64ToFloat32, float32ToBase64 } from "../policy/base64";
-import type { LinearSoftmaxPolicy } from "../policy/linearSoftmax";
+import type { LinearPolicy } from "../policy/linearPolicy";
 import { LinearValue } from "../policy/value";
 import { AdamState } from "../rl/adam";
 import type { DecisionEpisode } from "../rl/decision";
@@ -41,9 +41,9 @@ function checkAlgorithm(state: LearnerState, algorithm: Learner["algorithm"]): v
 
 /** `reference`: the frozen policy of GRPO's KL penalty, needed when klBeta > 0. */
 export function grpoLearner(
-  policy: LinearSoftmaxPolicy,
+  policy: LinearPolicy,
   config: Partial<GrpoConfig> = {},
-  reference?: LinearSoftmaxPolicy,
+  reference?: LinearPolicy,
 ): Learner {
   const grpo = new Grpo(policy, config, reference);
   return {
@@ -60,7 +60,7 @@ export function grpoLearner(
 
 /** PPO sees episodes, not groups: its baseline is the critic, not the group mean. */
 export function ppoLearner(
-  policy: LinearSoftmaxPolicy,
+  policy: LinearPolicy,
   config: Partial<PpoConfig> = {},
   value = new LinearValue(policy.dimension),
 ): Learner {

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { embeddedTaskGenerator } from "../curriculum/embedded";
 import { household } from "../envs/household";
 import { shop } from "../envs/shop";
-import { EmbeddedExperienceModel } from "../experience/embedded/embeddedModel";
+import { RetrievalExperienceModel } from "../experience/retrieval/retrievalModel";
 import { parseRunConfig, type RunMethod } from "./config";
 import { type IterationReport, runTraining } from "./run";
 import { offlineMemoryBuffer } from "./testing";
@@ -42,7 +42,7 @@ describe("runTraining", () => {
       const result = await runTraining(config, {
         domain: household,
         buffer,
-        model: new EmbeddedExperienceModel({ reasoning: true }),
+        model: new RetrievalExperienceModel({ reasoning: true }),
         generator: embeddedTaskGenerator("household"),
         onIteration: (r) => {
           reports.push(r);
@@ -86,7 +86,7 @@ describe("runTraining", () => {
     const result = await runTraining(config, {
       domain: household,
       buffer: await offlineBuffer(),
-      model: new EmbeddedExperienceModel({ reasoning: true }),
+      model: new RetrievalExperienceModel({ reasoning: true }),
     });
     expect(result.realTransitions).toBe(0);
     expect(result.final.successRate).toBeGreaterThan(result.untrained.successRate + 0.3);
@@ -98,7 +98,7 @@ describe("runTraining", () => {
       const config = { ...tiny("dreamgym"), algorithm, iterations: 3 };
       const deps = {
         domain: household,
-        model: new EmbeddedExperienceModel({ reasoning: true }),
+        model: new RetrievalExperienceModel({ reasoning: true }),
         generator: embeddedTaskGenerator("household"),
       };
       const uninterrupted = await runTraining(config, { ...deps, buffer: await offlineBuffer() });
@@ -145,7 +145,7 @@ describe("runTraining", () => {
     const config = { ...tiny("dreamgym"), algorithm: "grpo" as const, iterations: 1 };
     const deps = {
       domain: household,
-      model: new EmbeddedExperienceModel({ reasoning: true }),
+      model: new RetrievalExperienceModel({ reasoning: true }),
       generator: embeddedTaskGenerator("household"),
     };
     const reports: IterationReport[] = [];

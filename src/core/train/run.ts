@@ -5,7 +5,7 @@ import type { RealDomain } from "../envs/domain";
 import { SyntheticEnvironment } from "../experience/synthetic";
 import type { ExperienceModel, ExperienceSettings } from "../experience/types";
 import { loadCheckpoint, type PolicyCheckpoint, saveCheckpoint } from "../policy/checkpoint";
-import { LinearSoftmaxPolicy } from "../policy/linearSoftmax";
+import { LinearPolicy } from "../policy/linearPolicy";
 import { replayDecisions } from "../policy/replayDecisions";
 import type { ReplayBuffer } from "../replay/buffer";
 import { BehaviourCloning } from "../rl/bc";
@@ -89,11 +89,7 @@ export function experienceSettings(config: RunConfig): ExperienceSettings {
 }
 
 /** GRPO or PPO with every knob from the run's config. `reference` anchors GRPO's KL penalty. */
-export function learnerFor(
-  config: RunConfig,
-  policy: LinearSoftmaxPolicy,
-  reference?: LinearSoftmaxPolicy,
-): Learner {
+export function learnerFor(config: RunConfig, policy: LinearPolicy, reference?: LinearPolicy): Learner {
   const shared = { learningRate: config.learningRate, seed: config.seed };
   if (config.algorithm === "grpo") return grpoLearner(policy, { ...config.grpo, ...shared }, reference);
   return ppoLearner(policy, { ...config.ppo, ...shared });
@@ -109,8 +105,7 @@ export async function runTraining(config: RunConfig, deps: RunDeps): Promise<Run
   const started = performance.now();
   const { domain } = deps;
   const spec = METHODS[config.method];
-  const untrainedPolicy = () =>
-    new LinearSoftmaxPolicy({ candidates: domain.candidateActions, seed: config.seed });
+  const untrainedPolicy = () => new LinearPolicy({ candidates: domain.candidateActions, seed: config.seed });
   /** The policy RL starts from: blank, or behaviour-cloned. Deterministic, so a resumed run can rebuild it. */
   const startingPolicy = async () => {
     const start = untrainedPolicy();
@@ -231,11 +226,7 @@ export async function runTraining(config: RunConfig, deps: RunDeps): Promise<Run
 }
 
 /** Behaviour cloning on the expert's episodes of the first `demonstrations` seed tasks (cycling through them). */
-async function behaviourClone(
-  config: RunConfig,
-  domain: RealDomain,
-  policy: LinearSoftmaxPolicy,
-): Promise<void> {
+async function behaviourClone(config: RunConfig, domain: RealDomain, policy: LinearPolicy): Promise<void> {
   const decisions = [];
   for (let i = 0; i < config.demonstrations; i++) {
     const task = domain.task("train", i % config.seedTasks);

@@ -1,8 +1,8 @@
-import { EmbeddedExperienceModel } from "@/core/experience/embedded/embeddedModel";
-import { EmbeddedTeacher } from "@/core/experience/embedded/embeddedTeacher";
 import { OpenAIJudge } from "@/core/experience/openaiJudge";
 import { OpenAIExperienceModel } from "@/core/experience/openaiModel";
 import { OpenAITeacher } from "@/core/experience/openaiTeacher";
+import { RetrievalExperienceModel } from "@/core/experience/retrieval/retrievalModel";
+import { RetrievalTeacher } from "@/core/experience/retrieval/retrievalTeacher";
 import type { ExperienceModel, ExperienceSettings, Judge, Teacher } from "@/core/experience/types";
 import { createLlmClient, type LlmClient } from "@/core/llm";
 import type { Config } from "@/env";
@@ -35,7 +35,7 @@ export function createExperienceModel(
   backend: Backend = config.backends.experience,
   llm?: LlmClient,
 ): ExperienceModel {
-  if (backend === "embedded") return new EmbeddedExperienceModel(settings);
+  if (backend === "embedded") return new RetrievalExperienceModel(settings);
   const model = config.openai.models.experience;
   return new OpenAIExperienceModel(llm ? llm.withModel(model) : createLlm(config, model), settings);
 }
@@ -46,7 +46,7 @@ export function createTeacher(
   backend: Backend = config.backends.teacher,
   llm?: LlmClient,
 ): Teacher {
-  if (backend === "embedded") return new EmbeddedTeacher();
+  if (backend === "embedded") return new RetrievalTeacher();
   const model = config.openai.models.teacher;
   return new OpenAITeacher(llm ? llm.withModel(model) : createLlm(config, model), settings);
 }

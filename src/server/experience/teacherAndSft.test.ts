@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { EmbeddedTeacher } from "@/core/experience/embedded/embeddedTeacher";
 import { EXPERIENCE_PROMPT_VERSION } from "@/core/experience/prompt";
 import { ExperienceReply } from "@/core/experience/reply";
+import { RetrievalTeacher } from "@/core/experience/retrieval/retrievalTeacher";
 import { DEFAULT_EXPERIENCE_SETTINGS, type Teacher } from "@/core/experience/types";
 import { createTestDb, type TestDb } from "../../../tests/helpers/testDb";
 import { collectOffline } from "../collect/collectOffline";
@@ -36,15 +36,15 @@ async function collect<T>(it: AsyncIterable<T>): Promise<T[]> {
 describe("teacher traces", () => {
   it("writes one pending trace per offline step, and nothing twice", async () => {
     const steps = await t.db.step.count();
-    const first = await writeTeacherTraces(t.db, undefined, new EmbeddedTeacher(), {
+    const first = await writeTeacherTraces(t.db, undefined, new RetrievalTeacher(), {
       limit: 10_000,
       settings,
     });
     expect(first.written).toBe(steps);
     expect(
-      await t.db.annotation.count({ where: { status: "pending", teacher: "embedded-teacher-v1" } }),
+      await t.db.annotation.count({ where: { status: "pending", teacher: "retrieval-teacher-v1" } }),
     ).toBe(steps);
-    const again = await writeTeacherTraces(t.db, undefined, new EmbeddedTeacher(), {
+    const again = await writeTeacherTraces(t.db, undefined, new RetrievalTeacher(), {
       limit: 10_000,
       settings,
     });
@@ -74,7 +74,7 @@ describe("teacher traces", () => {
 
 describe("SFT export", () => {
   it("writes chat-format records whose target is reasoning then the real outcome, corrections winning", async () => {
-    await writeTeacherTraces(t.db, undefined, new EmbeddedTeacher(), { limit: 10_000, settings });
+    await writeTeacherTraces(t.db, undefined, new RetrievalTeacher(), { limit: 10_000, settings });
     const [a, b, c] = await t.db.annotation.findMany({ orderBy: { id: "asc" }, take: 3 });
     await t.db.annotation.update({
       where: { id: a!.id },
@@ -112,7 +112,7 @@ describe("SFT export", () => {
   });
 
   it("uses a correction only while the trace stands edited, and counts its records before writing them", async () => {
-    await writeTeacherTraces(t.db, undefined, new EmbeddedTeacher(), { limit: 10_000, settings });
+    await writeTeacherTraces(t.db, undefined, new RetrievalTeacher(), { limit: 10_000, settings });
     const [a, b] = await t.db.annotation.findMany({ orderBy: { id: "asc" }, take: 2 });
     // Edited once, then accepted as the teacher wrote it: the old correction must not leak into the set.
     await t.db.annotation.update({

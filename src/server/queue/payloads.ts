@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { BACKENDS } from "@/core/backends";
 import { REAL_DOMAIN_NAMES } from "@/core/envs/names";
 
 /**
@@ -30,7 +31,7 @@ export const IndexPayload = z.object({ rebuild: z.boolean().default(false) });
 export const TeacherPayload = z.object({
   domain: z.string().min(1).optional(),
   limit: z.number().int().min(1).max(1_000_000).default(500),
-  backend: z.enum(["embedded", "openai"]).optional(),
+  backend: z.enum(BACKENDS).optional(),
   k: z.number().int().min(0).max(50).default(4),
 });
 

@@ -21,7 +21,7 @@ export interface CreateEmbedderOptions {
 }
 
 /**
- * The embedder the configuration asks for: the embedded hash embedder (the default: offline, deterministic) or
+ * The embedder the configuration asks for: the hashing embedder (the default: offline, deterministic) or
  * an OpenAI-compatible endpoint. For a model of unknown dimension, one probe request learns it.
  */
 export async function createEmbedder(config: Config, options: CreateEmbedderOptions = {}): Promise<Embedder> {

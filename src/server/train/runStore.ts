@@ -92,7 +92,7 @@ export async function recordIteration(
     report.episodes,
     {
       source: report.phase,
-      policy: `embedded@it${report.iteration - 1}`,
+      policy: `linear@it${report.iteration - 1}`,
       purpose: "train",
       runId,
       iteration: report.iteration,

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { embeddedTaskGenerator } from "@/core/curriculum/embedded";
 import { household } from "@/core/envs/household";
-import { EmbeddedExperienceModel } from "@/core/experience/embedded/embeddedModel";
+import { RetrievalExperienceModel } from "@/core/experience/retrieval/retrievalModel";
 import { parseRunConfig } from "@/core/train/config";
 import { runTraining } from "@/core/train/run";
 import { config as appConfig } from "@/env";
@@ -60,7 +60,7 @@ async function assertConsistent(runId: string) {
   expect(run.realTransitions).toBe(0);
   expect(await t.db.checkpoint.count({ where: { runId } })).toBe(1);
   const step = await t.db.step.findFirstOrThrow({ where: { trajectory: { runId } } });
-  expect(step.model).toBe("embedded-exp-v1");
+  expect(step.model).toBe("retrieval-exp-v1");
   expect(step.realNextState).not.toBeNull();
   return run;
 }
@@ -83,7 +83,7 @@ describe("training runs in the worker", () => {
         domain,
         // The buffer the worker builds when it resumes: the same rows, the configured embedder.
         buffer: await offlineBuffer(t.db, "household", await createEmbedder(appConfig())),
-        model: new EmbeddedExperienceModel({ reasoning: true }),
+        model: new RetrievalExperienceModel({ reasoning: true }),
         generator: embeddedTaskGenerator("household"),
         onIteration: async (report) => {
           if (report.iteration === 1) {

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { household } from "@/core/envs/household";
-import { EmbeddedExperienceModel } from "@/core/experience/embedded/embeddedModel";
 import { realAnswers } from "@/core/experience/realCheck";
+import { RetrievalExperienceModel } from "@/core/experience/retrieval/retrievalModel";
 import { SyntheticEnvironment } from "@/core/experience/synthetic";
 import type { ExperienceModel } from "@/core/experience/types";
 import { rollout } from "@/core/rollout";
@@ -26,7 +26,7 @@ describe("saving synthetic episodes", () => {
     const settings = { k: 4, historyWindow: 4, reasoning: true };
     const env = new SyntheticEnvironment(
       "household",
-      new EmbeddedExperienceModel(settings),
+      new RetrievalExperienceModel(settings),
       buffer,
       settings,
       reset,
@@ -44,7 +44,7 @@ describe("saving synthetic episodes", () => {
     const steps = await t.db.step.findMany({ orderBy: { index: "asc" } });
     expect(steps).toHaveLength(episode.steps.length);
     for (const [i, step] of steps.entries()) {
-      expect(step.model).toBe("embedded-exp-v1");
+      expect(step.model).toBe("retrieval-exp-v1");
       expect(step.latencyMs).toBeGreaterThanOrEqual(0);
       expect(step.neighbourIds).toHaveLength(4);
       expect(step.reasoning).toMatch(/\S/);

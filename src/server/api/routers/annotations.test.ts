@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { EmbeddedTeacher } from "@/core/experience/embedded/embeddedTeacher";
 import { ExperienceReply } from "@/core/experience/reply";
+import { RetrievalTeacher } from "@/core/experience/retrieval/retrievalTeacher";
 import { DEFAULT_EXPERIENCE_SETTINGS, type Teacher } from "@/core/experience/types";
 import { createTestDb, type TestDb } from "../../../../tests/helpers/testDb";
 import { exportReviewedJsonl } from "../../annotations/exportReviewed";
@@ -31,7 +31,7 @@ beforeEach(async () => {
       offset: 0,
     });
   }
-  await writeTeacherTraces(t.db, undefined, new EmbeddedTeacher(), { limit: 10_000, settings });
+  await writeTeacherTraces(t.db, undefined, new RetrievalTeacher(), { limit: 10_000, settings });
   await writeTeacherTraces(t.db, undefined, second, { domain: "household", limit: 3, settings });
 });
 afterEach(async () => {
@@ -39,7 +39,7 @@ afterEach(async () => {
 });
 
 /** The first traces of a teacher; the embedded teacher's on steps the second teacher left alone. */
-async function firstIds(n: number, teacher = "embedded-teacher-v1"): Promise<string[]> {
+async function firstIds(n: number, teacher = "retrieval-teacher-v1"): Promise<string[]> {
   const rows = await t.db.annotation.findMany({
     where:
       teacher === second.name
@@ -206,7 +206,7 @@ describe("annotation reviews", () => {
     expect(counts.counts).toEqual({ pending: all - 3, accepted: 1, edited: 1, rejected: 1 });
     expect(counts.total).toBe(all);
     expect(counts.domains).toEqual(["household", "shop"]);
-    expect(counts.teachers).toEqual(["embedded-teacher-v1", "second-teacher"]);
+    expect(counts.teachers).toEqual(["retrieval-teacher-v1", "second-teacher"]);
 
     const pending = await caller.annotations.list({});
     expect(pending.total).toBe(all - 3);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Demonstration } from "../../replay/buffer";
 import type { Task } from "../../types";
-import { EmbeddedExperienceModel } from "./embeddedModel";
+import { RetrievalExperienceModel } from "./retrievalModel";
 
 const task: Task = {
   id: "household:test:1",
@@ -49,8 +49,8 @@ const goTo = demo(
   "You arrive at sidetable 1. On the sidetable 1, you see a book 1.",
 );
 
-describe("embedded experience model", () => {
-  const model = new EmbeddedExperienceModel({ reasoning: true });
+describe("retrieval experience model", () => {
+  const model = new RetrievalExperienceModel({ reasoning: true });
 
   it("applies the invalid-action rule: unchanged state, reward 0, and says why", async () => {
     const state = {
@@ -118,7 +118,7 @@ describe("embedded experience model", () => {
     const a = await model.predict(input);
     const b = await model.predict(input);
     expect({ ...a, latencyMs: 0 }).toEqual({ ...b, latencyMs: 0 });
-    const silent = await new EmbeddedExperienceModel({ reasoning: false }).predict(input);
+    const silent = await new RetrievalExperienceModel({ reasoning: false }).predict(input);
     expect(silent.reasoning).toBe("");
     expect(silent.next.text).toBe(a.next.text);
   });

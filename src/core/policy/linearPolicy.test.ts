@@ -3,24 +3,24 @@ import { household } from "../envs/household";
 import { shop } from "../envs/shop";
 import { rollout } from "../rollout";
 import { Rng } from "../util/random";
-import { LinearSoftmaxPolicy } from "./linearSoftmax";
+import { LinearPolicy } from "./linearPolicy";
 import { replayDecisions } from "./replayDecisions";
 
 /** A policy with random weights, so sampling is not uniform and greedy play is not "first candidate". */
-function randomPolicy(seed: number, candidates = shop.candidateActions): LinearSoftmaxPolicy {
-  const policy = new LinearSoftmaxPolicy({ candidates, seed, dimension: 2 ** 14 });
+function randomPolicy(seed: number, candidates = shop.candidateActions): LinearPolicy {
+  const policy = new LinearPolicy({ candidates, seed, dimension: 2 ** 14 });
   const rng = new Rng(`weights:${seed}`);
   for (let i = 0; i < policy.weights.length; i++) policy.weights[i] = rng.normal() * 0.3;
   return policy;
 }
 
-async function actions(policy: LinearSoftmaxPolicy, key: string, taskIndex = 0): Promise<string[]> {
+async function actions(policy: LinearPolicy, key: string, taskIndex = 0): Promise<string[]> {
   const task = shop.task("train", taskIndex);
   const ep = await rollout(shop.createEnvironment(), policy.episode(key), task, shop.maxSteps);
   return ep.steps.map((s) => s.action);
 }
 
-describe("LinearSoftmaxPolicy", () => {
+describe("LinearPolicy", () => {
   it("is deterministic: same seed and episode key, same actions", async () => {
     const a = await actions(randomPolicy(1), "it0:g0");
     const b = await actions(randomPolicy(1), "it0:g0");
@@ -67,7 +67,7 @@ describe("LinearSoftmaxPolicy", () => {
   });
 
   it("appends a demonstrated action the candidate source does not list", async () => {
-    const policy = new LinearSoftmaxPolicy({ candidates: shop.candidateActions, dimension: 2 ** 12 });
+    const policy = new LinearPolicy({ candidates: shop.candidateActions, dimension: 2 ** 12 });
     const task = shop.task("train", 0);
     const ep = await rollout(shop.createEnvironment(), shop.expert(), task, shop.maxSteps);
     const [first] = replayDecisions(policy, task, ep.steps);
@@ -77,7 +77,7 @@ describe("LinearSoftmaxPolicy", () => {
   });
 
   it("falls back to a fixed action when a state lists no candidates", async () => {
-    const policy = new LinearSoftmaxPolicy({
+    const policy = new LinearPolicy({
       candidates: () => [],
       dimension: 2 ** 12,
       fallbackAction: "look",
@@ -87,7 +87,7 @@ describe("LinearSoftmaxPolicy", () => {
   });
 
   it("validates its settings", () => {
-    expect(() => new LinearSoftmaxPolicy({ candidates: () => [], dimension: 1000 })).toThrow(/power of two/);
-    expect(() => new LinearSoftmaxPolicy({ candidates: () => [], temperature: 0 })).toThrow(/temperature/);
+    expect(() => new LinearPolicy({ candidates: () => [], dimension: 1000 })).toThrow(/power of two/);
+    expect(() => new LinearPolicy({ candidates: () => [], temperature: 0 })).toThrow(/temperature/);
   });
 });

@@ -5,7 +5,7 @@ import type { ExperienceInput, ExperienceModel, ExperiencePrediction, Experience
 import { type Analogy, analogy, applySubstitutions } from "./analogy";
 import { goalEvidence, situationOf } from "./evidence";
 
-export const EMBEDDED_EXPERIENCE_MODEL = "embedded-exp-v1";
+export const RETRIEVAL_EXPERIENCE_MODEL = "retrieval-exp-v1";
 
 /** Weights of the evidence that a demonstration is the right analogue of the current step. */
 const WEIGHTS = {
@@ -66,7 +66,7 @@ function quote(text: string, max = 140): string {
 }
 
 /**
- * The embedded experience model: no weights, no network, deterministic. It is grounded entirely in the
+ * The retrieval experience model (the embedded backend's): no weights, no network, deterministic. It is grounded entirely in the
  * retrieved demonstrations: it finds the demonstrations that took the same kind of action in the most similar
  * situation, rewrites their next state for the current one by analogy (aligned substitutions of the entities
  * that differ), and estimates done and reward from the demonstrations whose progress towards the instruction
@@ -74,8 +74,8 @@ function quote(text: string, max = 140): string {
  * single best analogue instead of deliberating over the top candidates. It is a baseline: its fidelity is
  * measured against the real environments like any other backend's.
  */
-export class EmbeddedExperienceModel implements ExperienceModel {
-  readonly name = EMBEDDED_EXPERIENCE_MODEL;
+export class RetrievalExperienceModel implements ExperienceModel {
+  readonly name = RETRIEVAL_EXPERIENCE_MODEL;
 
   constructor(private readonly settings: Pick<ExperienceSettings, "reasoning">) {}
 

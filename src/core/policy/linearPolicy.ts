@@ -1,5 +1,5 @@
 /**
- * LinearSoftmaxPolicy: the embedded trainable policy. It scores each candidate action of a state with a linear
+ * LinearPolicy: the trainable policy of the embedded backend. It scores each candidate action of a state with a linear
  * model over hashed features (features.ts) and samples from softmax(score / temperature).
  *
  * Why a linear softmax over candidates (a conditional logit), and not a small neural network:
@@ -30,7 +30,7 @@ import { candidateLogprobs } from "./linear";
 /** Where the candidates of a state come from, e.g. a RealDomain's candidateActions. */
 export type CandidateSource = (task: Task, observation: Observation) => string[];
 
-export interface LinearSoftmaxOptions {
+export interface LinearPolicyOptions {
   candidates: CandidateSource;
   /** Seed of the sampling streams (decisions are seeded per episode key, task and step from it). */
   seed?: number;
@@ -68,7 +68,7 @@ export interface EpisodeOptions {
   record?: boolean;
 }
 
-export class LinearSoftmaxPolicy implements Policy {
+export class LinearPolicy implements Policy {
   readonly dimension: number;
   readonly mask: number;
   readonly weights: Float32Array;
@@ -78,7 +78,7 @@ export class LinearSoftmaxPolicy implements Policy {
   greedy: boolean;
   fallbackAction: string;
 
-  constructor(options: LinearSoftmaxOptions) {
+  constructor(options: LinearPolicyOptions) {
     const dimension = options.dimension ?? DEFAULT_DIMENSION;
     if (!isPowerOfTwo(dimension))
       throw new Error(`policy dimension must be a power of two, got ${dimension}`);
@@ -163,8 +163,8 @@ export class LinearSoftmaxPolicy implements Policy {
   }
 
   /** Same settings, copied weights: a frozen reference or "old" policy. */
-  clone(): LinearSoftmaxPolicy {
-    const copy = new LinearSoftmaxPolicy({
+  clone(): LinearPolicy {
+    const copy = new LinearPolicy({
       candidates: this.candidates,
       seed: this.seed,
       temperature: this.temperature,

@@ -3,7 +3,7 @@ import { elements } from "../fidelity";
 import type { ExperienceInput, PredictOptions, Teacher, TeacherTrace, TransitionOutcome } from "../types";
 import { contentWords } from "./evidence";
 
-export const EMBEDDED_TEACHER = "embedded-teacher-v1";
+export const RETRIEVAL_TEACHER = "retrieval-teacher-v1";
 
 function list(items: string[], max = 4): string {
   const shown = items.slice(0, max).map((x) => `"${x}"`);
@@ -11,14 +11,14 @@ function list(items: string[], max = 4): string {
 }
 
 /**
- * The embedded teacher explains a real transition from what the real environment showed: whether the action was
+ * The retrieval teacher (the embedded backend's) explains a real transition from what the real environment showed: whether the action was
  * possible, which elements of the state it changed, and why the step was (not) rewarded in terms of the task's
  * requirements. It knows the answer, so its traces are causal explanations to learn from, written as the
  * experience model should think: from the state and action to the outcome, citing demonstrations of the same
  * kind of action. Annotators review them before they are exported for fine-tuning.
  */
-export class EmbeddedTeacher implements Teacher {
-  readonly name = EMBEDDED_TEACHER;
+export class RetrievalTeacher implements Teacher {
+  readonly name = RETRIEVAL_TEACHER;
 
   async explain(
     input: ExperienceInput,
