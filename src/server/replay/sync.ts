@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { Embedder } from "@/core/replay/embedder";
+import { TrajectorySource } from "@/shared/enums";
 import type { Db } from "../db";
 import { clearEmbedderSetting } from "./embedderSetting";
 import type { MaintenanceReport } from "./lanceIndex";
@@ -53,7 +54,6 @@ export const STEP_SELECT = {
   },
 } as const;
 
-const Source = z.enum(["offline", "synthetic", "real"]);
 const Actions = z.array(z.string()).nullable();
 
 interface StepRow {
@@ -81,7 +81,7 @@ interface StepRow {
 /** A Step row as the replay buffer keeps it; the database's strings and JSON are checked, not trusted. */
 export function stepToTransition(step: StepRow): StoredTransition {
   const where = `step ${step.id}`;
-  const source = Source.safeParse(step.trajectory.source);
+  const source = TrajectorySource.safeParse(step.trajectory.source);
   if (!source.success) throw new Error(`${where}: unknown trajectory source "${step.trajectory.source}"`);
   const stateActions = Actions.safeParse(step.stateActions ?? null);
   const nextActions = Actions.safeParse(step.nextActions ?? null);

@@ -4,8 +4,9 @@ import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useSearchParams } from "next/navigation";
 import type { RunMethod } from "@/core/train/config";
+import { isActiveStatus } from "@/shared/enums";
 import { useTRPC } from "@/trpc/react";
-import { count, isActive, pct, SERIES_COLORS } from "../format";
+import { count, pct, SERIES_COLORS } from "../format";
 import { methodLabel } from "../presets";
 import styles from "../runs.module.css";
 import { CurveChart, type CurveRow, type Series } from "./CurveChart";
@@ -37,7 +38,7 @@ export function ComparePage() {
   const runs = useQuery({
     ...trpc.runs.compare.queryOptions({ ids }),
     enabled: ids.length > 0,
-    refetchInterval: (query) => (query.state.data?.some((r) => isActive(r.status)) ? 2_000 : false),
+    refetchInterval: (query) => (query.state.data?.some((r) => isActiveStatus(r.status)) ? 2_000 : false),
   });
   if (ids.length === 0)
     return (

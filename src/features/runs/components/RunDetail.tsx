@@ -3,8 +3,9 @@
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import type { RunMethod } from "@/core/train/config";
+import { isActiveStatus } from "@/shared/enums";
 import { useTRPC } from "@/trpc/react";
-import { count, isActive, pct, seconds } from "../format";
+import { count, pct, seconds } from "../format";
 import { methodLabel } from "../presets";
 import styles from "../runs.module.css";
 import { CurveChart, type CurveRow } from "./CurveChart";
@@ -33,7 +34,8 @@ export function RunDetail({ id }: { id: string }) {
   const trpc = useTRPC();
   const run = useQuery({
     ...trpc.runs.get.queryOptions({ id }),
-    refetchInterval: (query) => (query.state.data && !isActive(query.state.data.status) ? false : 1_000),
+    refetchInterval: (query) =>
+      query.state.data && !isActiveStatus(query.state.data.status) ? false : 1_000,
   });
   if (run.error) return <div className="error">{run.error.message}</div>;
   if (!run.data) return <p className="hint">Loading…</p>;
