@@ -3,7 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useRouter, useSearchParams } from "next/navigation";
 import { useEffect, useMemo, useRef, useState } from "react";
-import { type CheatsheetEntry, ShortcutCheatsheet } from "@/features/episodes/components/ShortcutCheatsheet";
+import { type CheatsheetEntry, ShortcutCheatsheet } from "@/features/shared/components/ShortcutCheatsheet";
 import { useKeyboardShortcuts } from "@/features/shared/useKeyboardShortcuts";
 import type { AnnotationFilter } from "@/shared/annotationFilter";
 import type { ReviewAction } from "@/shared/enums";
