@@ -1,5 +1,5 @@
 /**
- * The contracts of DreamGym (DESIGN.md "The contracts"). Everything in src/core speaks these types; src/server
+ * The contracts of DreamGym (ARCHITECTURE.md "Contracts"). Everything in src/core speaks these types; src/server
  * persists them and the UI shows them. Pure TypeScript: no framework, no database.
  */
 

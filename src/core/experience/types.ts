@@ -1,7 +1,7 @@
 import type { Demonstration } from "../replay/buffer";
 import type { Observation, Step, Task, TrajectorySource, Usage } from "../types";
 
-/** Everything the experience model conditions on (DESIGN.md "The contracts"). */
+/** Everything the experience model conditions on (ARCHITECTURE.md "Contracts"). */
 export interface ExperienceInput {
   task: Task;
   /** The episode so far; the prompt keeps only a bounded window of it. */
