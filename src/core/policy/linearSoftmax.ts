@@ -19,10 +19,11 @@
  * index), so parallel episodes replay exactly however they interleave. Give each rollout of a group its own
  * episode key with episode(key).
  */
-import type { Decision } from "../rl/decision";
+
 import type { Observation, Policy, PolicyDecision, Step, Task } from "../types";
 import { hashString, Rng } from "../util/random";
 import { buildContext } from "./context";
+import type { Decision } from "./decision";
 import { type CandidateRows, decisionFeatures } from "./features";
 import { isPowerOfTwo } from "./hashing";
 import { candidateLogprobs } from "./linear";
