@@ -1,10 +1,17 @@
 /**
- * The contracts of DreamGym (DESIGN.md "The contracts"). Everything in src/core speaks these types; src/server
+ * The contracts of DreamGym (ARCHITECTURE.md "Contracts"). Everything in src/core speaks these types; src/server
  * persists them and the UI shows them. Pure TypeScript: no framework, no database.
  */
 
-/** Where a trajectory came from: logs of the real environment, the experience model, or a real rollout of a run. */
-export type TrajectorySource = "offline" | "synthetic" | "real";
+/**
+ * Where a trajectory came from: logs of the real environment, the experience model, or a real rollout of a run.
+ * Listed here, not in src/shared, because core speaks it and core imports nothing outside core.
+ */
+export const TRAJECTORY_SOURCES = ["offline", "synthetic", "real"] as const;
+export type TrajectorySource = (typeof TRAJECTORY_SOURCES)[number];
+
+/** The sources whose transitions the real environment produced: ground truth to import, and to learn from. */
+export const REAL_ENV_SOURCES = ["offline", "real"] as const satisfies readonly TrajectorySource[];
 
 export type Split = "train" | "test";
 

@@ -1,7 +1,7 @@
 /**
- * The curriculum task generator (DESIGN.md): task value = reward variance over a group of rollouts, a running
- * value table, batch selection under the λ bound on generated tasks, and variations of the most valuable tasks
- * by embedded (operator) or openai generators, with lineage kept.
+ * The curriculum task generator (ARCHITECTURE.md "One iteration"): task value = reward variance over a group of
+ * rollouts, a running value table, batch selection under the λ bound on generated tasks, and variations of the
+ * most valuable tasks by embedded (operator) or openai generators, with lineage kept.
  */
 export {
   CURRICULUM_DOMAINS,

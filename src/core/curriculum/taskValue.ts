@@ -1,5 +1,5 @@
 /**
- * Task value, the curriculum's signal (DESIGN.md "curriculum task generator"): the variance of a task's rewards
+ * Task value, the curriculum's signal (ARCHITECTURE.md "One iteration"): the variance of a task's rewards
  * over a group of rollouts by the current policy. It is highest where the policy sometimes succeeds and sometimes
  * fails, which is where a group-relative update (GRPO) has an advantage to learn from; a task always solved or
  * always failed has value 0. For binary outcome rewards the variance is p(1 - p), a monotone function of the

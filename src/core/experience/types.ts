@@ -1,7 +1,7 @@
 import type { Demonstration } from "../replay/buffer";
-import type { Observation, Step, Task, Usage } from "../types";
+import type { Observation, Step, Task, TrajectorySource, Usage } from "../types";
 
-/** Everything the experience model conditions on (DESIGN.md "The contracts"). */
+/** Everything the experience model conditions on (ARCHITECTURE.md "Contracts"). */
 export interface ExperienceInput {
   task: Task;
   /** The episode so far; the prompt keeps only a bounded window of it. */
@@ -52,7 +52,7 @@ export interface ExperienceSettings {
   /** False ablates the reasoning trace ("w/o reasoning"): the model predicts the outcome directly. */
   reasoning: boolean;
   /** Retrieve only from these sources (offline only keeps the model grounded in real experience). */
-  sources?: ("offline" | "synthetic" | "real")[];
+  sources?: TrajectorySource[];
 }
 
 export const DEFAULT_EXPERIENCE_SETTINGS: ExperienceSettings = { k: 8, historyWindow: 4, reasoning: true };

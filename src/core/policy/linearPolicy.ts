@@ -13,16 +13,17 @@
  * - Hashing (2^18 weights by default) makes the vocabulary open: new products, objects or generated tasks need
  *   no vocabulary rebuild and no checkpoint migration.
  * What it cannot do: generalise to words it never saw in a useful cross, or remember beyond the history summary
- * in context.ts. It is a baseline, honest about being one (DESIGN.md "Backends").
+ * in context.ts. It is a baseline, honest about being one (ARCHITECTURE.md "Backends").
  *
  * Sampling is deterministic: each decision draws from an Rng seeded by (policy seed, episode key, task id, step
  * index), so parallel episodes replay exactly however they interleave. Give each rollout of a group its own
  * episode key with episode(key).
  */
-import type { Decision } from "../rl/decision";
+
 import type { Observation, Policy, PolicyDecision, Step, Task } from "../types";
 import { hashString, Rng } from "../util/random";
 import { buildContext } from "./context";
+import type { Decision } from "./decision";
 import { type CandidateRows, decisionFeatures } from "./features";
 import { isPowerOfTwo } from "./hashing";
 import { candidateLogprobs } from "./linear";

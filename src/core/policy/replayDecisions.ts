@@ -4,8 +4,9 @@
  * A taken action that the candidate source does not list (the shop expert types search queries read from the
  * hidden goal) is appended as one more candidate, so the demonstration still teaches "choose this".
  */
-import type { Decision } from "../rl/decision";
+
 import type { Step, Task } from "../types";
+import type { Decision } from "./decision";
 import type { LinearPolicy } from "./linearPolicy";
 
 export function replayDecisions(

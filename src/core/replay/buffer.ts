@@ -20,7 +20,7 @@ export interface SimilarFilter {
 export type Demonstration = Transition & { score: number };
 
 /**
- * The replay buffer (DESIGN.md "The contracts"): offline transitions of the real environment plus every
+ * The replay buffer (ARCHITECTURE.md "Contracts"): offline transitions of the real environment plus every
  * synthetic one, searched by similarity to ground the experience model's predictions.
  */
 export interface ReplayBuffer {

@@ -2,11 +2,12 @@
  * Behaviour cloning (the BC/SFT baseline): maximise log pi(expert's choice) over demonstration decisions, i.e.
  * minimise the cross-entropy between the expert's one-hot choice and the policy's softmax over candidates.
  */
+
+import type { Decision } from "../policy/decision";
 import { addFeatureGradient, candidateLogprobs, scoreCoefficients } from "../policy/linear";
 import type { LinearPolicy } from "../policy/linearPolicy";
 import { Rng } from "../util/random";
 import { Adam } from "./adam";
-import type { Decision } from "./decision";
 import { minibatchIndices } from "./minibatch";
 
 export interface BcConfig {

@@ -2,11 +2,12 @@
  * Rollouts that keep the policy's decisions: the same rollout() as everywhere (real or synthetic environment),
  * with a per-episode view of the policy that records each decision as it is made.
  */
+
+import type { DecisionEpisode } from "../policy/decision";
 import type { LinearPolicy } from "../policy/linearPolicy";
 import type { LinearValue } from "../policy/value";
 import { type Episode, rollout } from "../rollout";
 import type { Environment, Task } from "../types";
-import type { DecisionEpisode } from "./decision";
 
 export interface CollectedEpisode {
   episode: Episode;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import type { Decision, DecisionEpisode } from "../policy/decision";
 import { LinearPolicy } from "../policy/linearPolicy";
-import type { Decision, DecisionEpisode } from "./decision";
 import { Grpo } from "./grpo";
 import { clippedSurrogate, k3Kl } from "./surrogate";
 import { BanditEnvironment, banditCandidates, banditTask } from "./testing";

@@ -9,12 +9,13 @@
  * over all decisions (DAPO's token-level mean). Several epochs of minibatches reuse one batch; the clip keeps the
  * new policy near the one that collected it.
  */
+
+import type { Decision, DecisionEpisode } from "../policy/decision";
 import { addFeatureGradient, candidateLogprobs, entropyOf, scoreCoefficients } from "../policy/linear";
 import type { LinearPolicy } from "../policy/linearPolicy";
 import { Rng } from "../util/random";
 import { Adam } from "./adam";
 import { GRPO_ADVANTAGE_EPSILON, grpoAdvantages } from "./advantages";
-import type { Decision, DecisionEpisode } from "./decision";
 import { minibatchIndices } from "./minibatch";
 import type { UpdateStats } from "./stats";
 import { approxKlTerm, clippedSurrogate, k3Kl } from "./surrogate";

@@ -4,11 +4,11 @@
  */
 import { describe, expect, it } from "vitest";
 import { household } from "../envs/household";
+import type { Decision } from "../policy/decision";
 import { LinearPolicy } from "../policy/linearPolicy";
 import { replayDecisions } from "../policy/replayDecisions";
 import { rollout } from "../rollout";
 import { BehaviourCloning } from "./bc";
-import type { Decision } from "./decision";
 
 const DEMONSTRATIONS = 50;
 const TEST_TASKS = 60;

@@ -12,11 +12,12 @@
  * PPO is the same with collectEpisode(..., value) per rollout and new Ppo(policy, value).update(episodes);
  * behaviour cloning is new BehaviourCloning(policy).fit(replayDecisions(policy, task, expertEpisode.steps)).
  */
+
+export type { Decision, DecisionEpisode } from "../policy/decision";
 export { Adam, type AdamConfig } from "./adam";
 export { GRPO_ADVANTAGE_EPSILON, grpoAdvantages } from "./advantages";
 export { BC_DEFAULTS, type BcConfig, type BcStats, BehaviourCloning } from "./bc";
 export { type CollectedEpisode, collectEpisode, collectGroup, toDecisionEpisode } from "./collect";
-export type { Decision, DecisionEpisode } from "./decision";
 export { gae } from "./gae";
 export { GRPO_DEFAULTS, Grpo, type GrpoConfig } from "./grpo";
 export { minibatchIndices } from "./minibatch";

@@ -6,6 +6,8 @@
  *
  * minimised by one Adam over the policy and value weights with a global gradient-norm clip.
  */
+
+import type { Decision, DecisionEpisode } from "../policy/decision";
 import {
   addFeatureGradient,
   addScaled,
@@ -17,7 +19,6 @@ import type { LinearPolicy } from "../policy/linearPolicy";
 import type { LinearValue } from "../policy/value";
 import { Rng } from "../util/random";
 import { Adam } from "./adam";
-import type { Decision, DecisionEpisode } from "./decision";
 import { gae } from "./gae";
 import { minibatchIndices } from "./minibatch";
 import type { UpdateStats } from "./stats";

@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { base64ToFloat32, float32ToBase64 } from "../policy/base64";
+import type { DecisionEpisode } from "../policy/decision";
 import type { LinearPolicy } from "../policy/linearPolicy";
 import { LinearValue } from "../policy/value";
 import { AdamState } from "../rl/adam";
-import type { DecisionEpisode } from "../rl/decision";
 import { Grpo, type GrpoConfig } from "../rl/grpo";
 import { Ppo, type PpoConfig } from "../rl/ppo";
 import type { UpdateStats } from "../rl/stats";

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { REAL_ENV_SOURCES } from "../types";
 import { hashString } from "../util/random";
 
 /**
@@ -30,7 +31,7 @@ export const ImportLine = z
     instruction: z.string().min(1, "instruction is empty"),
     task_id: z.string().min(1).max(200).optional(),
     split: z.enum(["train", "test"]).default("train"),
-    source: z.enum(["offline", "real"]).default("offline"),
+    source: z.enum(REAL_ENV_SOURCES).default("offline"),
     policy: z.string().max(100).optional(),
     steps: z.array(ImportStep).min(1, "a trajectory needs at least one step"),
   })

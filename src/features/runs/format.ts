@@ -1,3 +1,5 @@
+import { RunStatus } from "@/shared/enums";
+
 /** Display helpers shared by the runs screens. */
 export function pct(x: number | null | undefined, digits = 1): string {
   return x === null || x === undefined || Number.isNaN(x) ? "—" : `${(x * 100).toFixed(digits)}%`;
@@ -7,18 +9,17 @@ export function count(x: number | null | undefined): string {
   return x === null || x === undefined ? "—" : x.toLocaleString("en-US");
 }
 
+const TONE: Record<RunStatus, string> = {
+  queued: "muted",
+  running: "",
+  succeeded: "good",
+  failed: "bad",
+  cancelled: "warn",
+};
+
 export function statusTone(status: string): string {
-  if (status === "succeeded") return "good";
-  if (status === "failed") return "bad";
-  if (status === "cancelled") return "warn";
-  if (status === "running") return "";
-  return "muted";
-}
-
-export const ACTIVE_STATUSES: readonly string[] = ["queued", "running"];
-
-export function isActive(status: string): boolean {
-  return ACTIVE_STATUSES.includes(status);
+  const known = RunStatus.safeParse(status);
+  return known.success ? TONE[known.data] : "muted";
 }
 
 /** Distinct colours for up to a dozen series, readable on white. */

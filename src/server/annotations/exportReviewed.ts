@@ -1,7 +1,7 @@
 import type { ReplayBuffer } from "@/core/replay/buffer";
+import { type AnnotationFilter, exportStatuses } from "@/shared/annotationFilter";
 import type { Db } from "../db";
 import { SFT_EXPORT_SETTINGS, sftRecords } from "../experience/exportSft";
-import { type AnnotationFilter, exportStatuses } from "./schema";
 
 /**
  * The reviewed SFT set under the queue's filters, as JSONL: accepted traces as the teacher wrote them, edited ones

@@ -1,7 +1,8 @@
 import type { Prisma } from "@/generated/prisma/client";
+import type { AnnotationFilter } from "@/shared/annotationFilter";
+import { ANNOTATION_STATUSES, type AnnotationStatus } from "@/shared/enums";
 import type { Db } from "../db";
 import { notFound } from "./errors";
-import { ANNOTATION_STATUSES, type AnnotationFilter, type AnnotationStatus } from "./schema";
 
 /** The queue shows at most this many items at once; narrower filters reach the rest. */
 export const QUEUE_PAGE = 500;

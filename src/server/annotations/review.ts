@@ -1,8 +1,8 @@
 import type { Annotation, AnnotationEvent, Prisma } from "@/generated/prisma/client";
+import type { AnnotationStatus, ReviewAction } from "@/shared/enums";
 import type { Db } from "../db";
 import { AnnotationError, notFound } from "./errors";
 import { whyNotOurs } from "./lock";
-import type { AnnotationStatus, ReviewAction } from "./schema";
 
 export interface ReviewInput {
   id: string;

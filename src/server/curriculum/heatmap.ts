@@ -1,4 +1,4 @@
-import { encodeCells, type PackedCells } from "@/features/curriculum/cellCodec";
+import { encodeCells, type PackedCells } from "@/shared/cellCodec";
 import type { Db } from "../db";
 
 /** One row of the heatmap: a task of the run's batches, with what the curriculum needs to say about it. */

@@ -1,13 +1,15 @@
 import { buildExperiencePrompt, EXPERIENCE_PROMPT_VERSION } from "@/core/experience/prompt";
 import type { ExperienceSettings } from "@/core/experience/types";
 import type { ReplayBuffer } from "@/core/replay/buffer";
+import { REAL_ENV_SOURCES } from "@/core/types";
+import type { AnnotationStatus } from "@/shared/enums";
 import type { Db } from "../db";
 import { stepInput, TRAJECTORY_WITH_STEPS } from "./stepContext";
 
 export interface SftExportOptions {
   domain?: string;
   /** Which reviews to include; rejected traces are never exported. */
-  statuses: ("pending" | "accepted" | "edited")[];
+  statuses: Exclude<AnnotationStatus, "rejected">[];
   teacher?: string;
   settings: ExperienceSettings;
 }
@@ -41,7 +43,7 @@ function annotationsOf(options: Filter) {
 
 /** Only transitions the real environment produced are ground truth to learn from. */
 function trajectoriesOf(options: Filter) {
-  return { ...(options.domain ? { domain: options.domain } : {}), source: { in: ["offline", "real"] } };
+  return { ...(options.domain ? { domain: options.domain } : {}), source: { in: [...REAL_ENV_SOURCES] } };
 }
 
 /** How many records sftRecords will write for these options: one per step with a matching trace. */

@@ -1,6 +1,6 @@
 import type { ExperienceInput } from "@/core/experience/types";
 import type { ReplayBuffer } from "@/core/replay/buffer";
-import type { Observation, Split, Step, TaskOrigin } from "@/core/types";
+import type { Observation, Split, Step, TaskOrigin, TrajectorySource } from "@/core/types";
 import type { Prisma } from "@/generated/prisma/client";
 
 /** A trajectory with its task and steps, as the teacher and the SFT export read it. */
@@ -48,7 +48,7 @@ export async function stepInput(
   trajectory: TrajectoryWithSteps,
   position: number,
   buffer: ReplayBuffer | undefined,
-  settings: { k: number; historyWindow: number; sources?: ("offline" | "synthetic" | "real")[] },
+  settings: { k: number; historyWindow: number; sources?: TrajectorySource[] },
 ): Promise<ExperienceInput> {
   const step = trajectory.steps[position]!;
   const task = {

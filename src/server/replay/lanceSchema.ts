@@ -17,6 +17,7 @@ import {
 import { z } from "zod";
 import type { EmbedderIdentity } from "@/core/replay/embedder";
 import type { Transition } from "@/core/types";
+import { TrajectorySource } from "@/shared/enums";
 
 /** The LanceDB table of the replay buffer: one row per Prisma Step, keyed by the Step's id. */
 export const TRANSITIONS_TABLE = "transitions";
@@ -159,7 +160,7 @@ const ResultRow = z.object({
   id: z.string(),
   trajectoryId: z.string(),
   domain: z.string(),
-  source: z.enum(["offline", "synthetic", "real"]),
+  source: TrajectorySource,
   taskId: z.string().nullable(),
   runId: z.string().nullable(),
   iteration: z.number().int().nullable(),

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { TrajectorySource } from "@/shared/enums";
 import type { StoredTransition } from "./lanceSchema";
 
 /** What a transition needs from a Step row and its trajectory: select this, then map with stepToTransition. */
@@ -26,7 +27,6 @@ export const STEP_SELECT = {
   },
 } as const;
 
-const Source = z.enum(["offline", "synthetic", "real"]);
 const Actions = z.array(z.string()).nullable();
 
 interface StepRow {
@@ -54,7 +54,7 @@ interface StepRow {
 /** A Step row as the replay buffer keeps it; the database's strings and JSON are checked, not trusted. */
 export function stepToTransition(step: StepRow): StoredTransition {
   const where = `step ${step.id}`;
-  const source = Source.safeParse(step.trajectory.source);
+  const source = TrajectorySource.safeParse(step.trajectory.source);
   if (!source.success) throw new Error(`${where}: unknown trajectory source "${step.trajectory.source}"`);
   const stateActions = Actions.safeParse(step.stateActions ?? null);
   const nextActions = Actions.safeParse(step.nextActions ?? null);

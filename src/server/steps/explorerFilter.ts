@@ -1,7 +1,6 @@
 import { z } from "zod";
 import type { Prisma } from "@/generated/prisma/client";
-
-export const TrajectorySource = z.enum(["offline", "synthetic", "real"]);
+import { TrajectorySource } from "@/shared/enums";
 
 /**
  * What the episode explorer filters by. The same filter orders the list and decides which episode comes next

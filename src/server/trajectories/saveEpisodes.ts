@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Episode } from "@/core/rollout";
 import type { StepResult, Task, TrajectorySource } from "@/core/types";
+import type { TrajectoryPurpose } from "@/shared/enums";
 import type { Db } from "../db";
 import { insertSteps, type StepRow } from "./insertSteps";
 import { offlineStepId } from "./offlineIds";
@@ -8,7 +9,7 @@ import { offlineStepId } from "./offlineIds";
 export interface EpisodeMeta {
   source: TrajectorySource;
   policy: string;
-  purpose?: "data" | "train" | "eval";
+  purpose?: TrajectoryPurpose;
   runId?: string;
   iteration?: number;
   group?: number;

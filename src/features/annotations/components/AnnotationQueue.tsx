@@ -3,9 +3,10 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useRouter, useSearchParams } from "next/navigation";
 import { useEffect, useMemo, useRef, useState } from "react";
-import { type CheatsheetEntry, ShortcutCheatsheet } from "@/features/episodes/components/ShortcutCheatsheet";
+import { type CheatsheetEntry, ShortcutCheatsheet } from "@/features/shared/components/ShortcutCheatsheet";
 import { useKeyboardShortcuts } from "@/features/shared/useKeyboardShortcuts";
-import type { AnnotationFilter } from "@/server/annotations/schema";
+import type { AnnotationFilter } from "@/shared/annotationFilter";
+import type { ReviewAction } from "@/shared/enums";
 import { useTRPC } from "@/trpc/react";
 import styles from "../annotations.module.css";
 import { useAnnotatorName } from "../lib/annotatorName";
@@ -35,8 +36,6 @@ const CHEATSHEET: CheatsheetEntry[] = [
 
 /** Lists and counts refresh on their own: the teacher job adds traces, other annotators take and review them. */
 const REFRESH_MS = 10_000;
-
-type Action = "accept" | "edit" | "reject" | "reopen";
 
 /**
  * The annotation queue: teacher reasoning traces awaiting review, worked through from the keyboard. The trace on
@@ -122,7 +121,7 @@ export function AnnotationQueue() {
     }),
   );
 
-  const act = (action: Action) => {
+  const act = (action: ReviewAction) => {
     if (!item || !me || review.isPending) return;
     if (lock.state.kind !== "held") {
       setNotice(

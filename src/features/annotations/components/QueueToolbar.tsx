@@ -1,7 +1,8 @@
 "use client";
 
 import type { RefObject } from "react";
-import type { AnnotationFilter } from "@/server/annotations/schema";
+import { type AnnotationFilter, exportStatuses } from "@/shared/annotationFilter";
+import { REVIEWED_STATUSES } from "@/shared/enums";
 import styles from "../annotations.module.css";
 import { exportHref, STATUS_TABS } from "../lib/queueParams";
 import type { QueueCounts } from "../types";
@@ -71,8 +72,8 @@ export function QueueToolbar({ filter, counts, exportRecords, exportRef, onFilte
             ? "counting…"
             : exportable
               ? `${exportRecords} SFT record${exportRecords === 1 ? "" : "s"}`
-              : filter.status === "pending" || filter.status === "rejected"
-                ? "only accepted and edited traces are exported"
+              : exportStatuses(filter.status).length === 0
+                ? `only ${REVIEWED_STATUSES.join(" and ")} traces are exported`
                 : "nothing reviewed here yet"}
         </span>
         <a

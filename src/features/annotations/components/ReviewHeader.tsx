@@ -1,3 +1,4 @@
+import type { ReviewAction } from "@/shared/enums";
 import styles from "../annotations.module.css";
 import { clock } from "../lib/time";
 import type { LockState } from "../lib/useItemLock";
@@ -11,7 +12,7 @@ interface Props {
   total: number;
   lock: LockState;
   busy: boolean;
-  onAction: (action: "accept" | "edit" | "reject" | "reopen") => void;
+  onAction: (action: ReviewAction) => void;
 }
 
 function LockBanner({ lock }: { lock: LockState }) {

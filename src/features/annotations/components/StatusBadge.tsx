@@ -1,8 +1,15 @@
-const TONE: Record<string, string> = { pending: "muted", accepted: "good", edited: "", rejected: "bad" };
+import type { AnnotationStatus } from "@/shared/enums";
 
-export function StatusBadge({ status }: { status: string }) {
+const TONE: Record<AnnotationStatus, string> = {
+  pending: "muted",
+  accepted: "good",
+  edited: "",
+  rejected: "bad",
+};
+
+export function StatusBadge({ status }: { status: AnnotationStatus }) {
   return (
-    <span className={`badge ${TONE[status] ?? "muted"}`} data-testid="annotation-status">
+    <span className={`badge ${TONE[status]}`} data-testid="annotation-status">
       {status}
     </span>
   );

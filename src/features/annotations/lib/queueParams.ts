@@ -1,9 +1,9 @@
-import { ANNOTATION_STATUSES, type AnnotationFilter, type StatusFilter } from "@/server/annotations/schema";
+import { type AnnotationFilter, STATUS_FILTERS, type StatusFilter } from "@/shared/annotationFilter";
 
-export const STATUS_TABS: { value: StatusFilter; label: string }[] = [
-  ...ANNOTATION_STATUSES.map((s) => ({ value: s, label: s[0]!.toUpperCase() + s.slice(1) })),
-  { value: "all", label: "All" },
-];
+export const STATUS_TABS: { value: StatusFilter; label: string }[] = STATUS_FILTERS.map((s) => ({
+  value: s,
+  label: s[0]!.toUpperCase() + s.slice(1),
+}));
 
 /** The queue's filters live in the URL, so a filtered queue can be linked to and survives a reload. */
 export function readQueueParams(params: URLSearchParams): AnnotationFilter {

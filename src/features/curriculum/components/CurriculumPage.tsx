@@ -5,12 +5,11 @@ import Link from "next/link";
 import { useRouter, useSearchParams } from "next/navigation";
 import { useEffect, useState } from "react";
 import type { Heatmap as HeatmapData } from "@/server/curriculum/heatmap";
+import { isActiveStatus } from "@/shared/enums";
 import { useTRPC } from "@/trpc/react";
 import styles from "../curriculum.module.css";
 import { Heatmap, HeatmapEmpty, HeatmapLegend } from "./Heatmap";
 import { LineageTree } from "./LineageTree";
-
-const ACTIVE = ["queued", "running"];
 
 export function CurriculumPage({ initialHeatmap }: { initialHeatmap: HeatmapData | null }) {
   const trpc = useTRPC();
@@ -22,10 +21,10 @@ export function CurriculumPage({ initialHeatmap }: { initialHeatmap: HeatmapData
   const runs = useQuery({
     ...trpc.curriculum.runs.queryOptions({}),
     enabled: runId === "" || heatmapSettled,
-    refetchInterval: (query) => (query.state.data?.some((r) => ACTIVE.includes(r.status)) ? 5_000 : false),
+    refetchInterval: (query) => (query.state.data?.some((r) => isActiveStatus(r.status)) ? 5_000 : false),
   });
   const run = runs.data?.find((r) => r.id === runId);
-  const live = run ? ACTIVE.includes(run.status) : false;
+  const live = run ? isActiveStatus(run.status) : false;
   const heatmap = useQuery({
     ...trpc.curriculum.heatmap.queryOptions({ runId }),
     enabled: runId !== "",

@@ -4,7 +4,7 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { type MouseEvent, useEffect, useMemo, useRef, useState } from "react";
 import type { Heatmap as HeatmapData } from "@/server/curriculum/heatmap";
-import { decodeCells } from "../cellCodec";
+import { decodeCells } from "@/shared/cellCodec";
 import styles from "../curriculum.module.css";
 import {
   CSS_GRADIENT,

@@ -1,7 +1,7 @@
 import Link from "next/link";
+import { RewardBadge, SourceBadge } from "@/features/shared/components/Badges";
 import styles from "../episodes.module.css";
 import type { Demonstration } from "../types";
-import { RewardBadge, SourceBadge } from "./Badges";
 
 /**
  * The transitions the experience model retrieved from the replay buffer for this step, most similar first; each

@@ -1,9 +1,10 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
+import { TRAJECTORY_SOURCES } from "@/shared/enums";
 import { useTRPC } from "@/trpc/react";
 import styles from "../episodes.module.css";
-import { type ExplorerParams, SOURCES } from "../lib/explorerParams";
+import type { ExplorerParams } from "../lib/explorerParams";
 
 interface Props {
   filter: ExplorerParams;
@@ -82,7 +83,7 @@ export function ExplorerFilters({ filter, setParam, count }: Props) {
             onChange={(e) => setParam("source", e.target.value)}
           >
             <option value="">all sources</option>
-            {SOURCES.map((s) => (
+            {TRAJECTORY_SOURCES.map((s) => (
               <option key={s} value={s}>
                 {s}
               </option>

@@ -1,7 +1,7 @@
 import { useMemo } from "react";
 import { DiffText } from "@/features/shared/components/DiffText";
+import type { RealAnswer, Verdict } from "@/features/shared/lib/realAnswer";
 import styles from "../episodes.module.css";
-import type { RealAnswer, Verdict } from "../lib/realAnswer";
 import { diffStates } from "../lib/stepDiff";
 import type { EpisodeStep } from "../types";
 

@@ -1,6 +1,6 @@
+import { RewardBadge } from "@/features/shared/components/Badges";
 import styles from "../episodes.module.css";
 import type { EpisodeStep } from "../types";
-import { RewardBadge } from "./Badges";
 
 function asActions(value: unknown): string[] {
   return Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : [];

@@ -5,10 +5,10 @@ import Link from "next/link";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useMemo } from "react";
 import { RunFidelity } from "@/features/flags/components/RunFidelity";
+import { OutcomeBadge, SourceBadge } from "@/features/shared/components/Badges";
 import { useTRPC } from "@/trpc/react";
 import styles from "../episodes.module.css";
 import { episodeHref, filterQuery, readExplorerParams } from "../lib/explorerParams";
-import { OutcomeBadge, SourceBadge } from "./Badges";
 import { ExplorerFilters } from "./ExplorerFilters";
 
 const PAGE_SIZE = 50;

@@ -1,13 +1,12 @@
+import { TRAJECTORY_SOURCES, type TrajectorySource } from "@/shared/enums";
+
 /**
  * The explorer's filters as URL query parameters, so a filtered list (and an episode opened from it) can be
  * linked to. Other pages link here with these names (the curriculum heatmap: run, iteration, task).
  */
-export const SOURCES = ["offline", "synthetic", "real"] as const;
-export type Source = (typeof SOURCES)[number];
-
 export interface ExplorerParams {
   domain?: string;
-  source?: Source;
+  source?: TrajectorySource;
   success?: boolean;
   search?: string;
   runId?: string;
@@ -28,8 +27,8 @@ export const FILTER_KEYS = [
   "q",
 ] as const;
 
-const isSource = (value: string | null): value is Source =>
-  value !== null && (SOURCES as readonly string[]).includes(value);
+const isSource = (value: string | null): value is TrajectorySource =>
+  value !== null && (TRAJECTORY_SOURCES as readonly string[]).includes(value);
 
 function bool(value: string | null): boolean | undefined {
   return value === "true" ? true : value === "false" ? false : undefined;

@@ -3,8 +3,8 @@
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
-import { SourceBadge } from "@/features/episodes/components/Badges";
-import { verdictOf } from "@/features/episodes/lib/realAnswer";
+import { SourceBadge } from "@/features/shared/components/Badges";
+import { verdictOf } from "@/features/shared/lib/realAnswer";
 import { useTRPC } from "@/trpc/react";
 import styles from "../flags.module.css";
 import { RunFidelity } from "./RunFidelity";

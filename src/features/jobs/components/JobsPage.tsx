@@ -2,14 +2,21 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
+import { isActiveStatus, JobStatus } from "@/shared/enums";
 import { useTRPC } from "@/trpc/react";
 import { BufferPanel } from "./BufferPanel";
 
+const TONE: Record<JobStatus, string> = {
+  queued: "muted",
+  running: "",
+  succeeded: "good",
+  failed: "bad",
+  cancelled: "muted",
+};
+
 function statusTone(status: string): string {
-  if (status === "succeeded") return "good";
-  if (status === "failed") return "bad";
-  if (status === "running") return "";
-  return "muted";
+  const known = JobStatus.safeParse(status);
+  return known.success ? TONE[known.data] : "muted";
 }
 
 function ImportForm() {
@@ -170,7 +177,7 @@ export function JobsPage() {
               </td>
               <td className="hint">{job.createdAt.toLocaleString()}</td>
               <td>
-                {job.status === "queued" || job.status === "running" ? (
+                {isActiveStatus(job.status) ? (
                   <button
                     type="button"
                     disabled={job.cancelRequested}

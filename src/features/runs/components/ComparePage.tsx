@@ -4,8 +4,9 @@ import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useSearchParams } from "next/navigation";
 import { methodLabelOf } from "@/core/train/methods";
+import { isActiveStatus } from "@/shared/enums";
 import { useTRPC } from "@/trpc/react";
-import { count, isActive, pct, SERIES_COLORS } from "../format";
+import { count, pct, SERIES_COLORS } from "../format";
 import styles from "../runs.module.css";
 import { CurveChart, type CurveRow, type Series } from "./CurveChart";
 import { StatusBadge } from "./StatusBadge";
@@ -36,7 +37,7 @@ export function ComparePage() {
   const runs = useQuery({
     ...trpc.runs.compare.queryOptions({ ids }),
     enabled: ids.length > 0,
-    refetchInterval: (query) => (query.state.data?.some((r) => isActive(r.status)) ? 2_000 : false),
+    refetchInterval: (query) => (query.state.data?.some((r) => isActiveStatus(r.status)) ? 2_000 : false),
   });
   if (ids.length === 0)
     return (

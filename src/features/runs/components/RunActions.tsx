@@ -1,8 +1,8 @@
 "use client";
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { isActiveStatus, isResumableStatus } from "@/shared/enums";
 import { useTRPC } from "@/trpc/react";
-import { isActive } from "../format";
 
 /** Cancel while queued or running; resume a failed or cancelled run from its last finished iteration. */
 export function RunActions({ id, status }: { id: string; status: string }) {
@@ -17,12 +17,12 @@ export function RunActions({ id, status }: { id: string; status: string }) {
   const error = cancel.error ?? resume.error;
   return (
     <>
-      {isActive(status) ? (
+      {isActiveStatus(status) ? (
         <button type="button" disabled={cancel.isPending} onClick={() => cancel.mutate({ id })}>
           {cancel.isPending ? "Cancelling…" : "Cancel"}
         </button>
       ) : null}
-      {status === "failed" || status === "cancelled" ? (
+      {isResumableStatus(status) ? (
         <button type="button" disabled={resume.isPending} onClick={() => resume.mutate({ id })}>
           Resume
         </button>

@@ -3,9 +3,10 @@
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { methodLabelOf } from "@/core/train/methods";
+import { isActiveStatus } from "@/shared/enums";
 import { useTRPC } from "@/trpc/react";
 import { usedSettings } from "../configForm";
-import { count, isActive, pct, seconds } from "../format";
+import { count, pct, seconds } from "../format";
 import styles from "../runs.module.css";
 import { CurveChart, type CurveRow } from "./CurveChart";
 import { MetricsTable } from "./MetricsTable";
@@ -22,7 +23,8 @@ export function RunDetail({ id }: { id: string }) {
   const trpc = useTRPC();
   const run = useQuery({
     ...trpc.runs.get.queryOptions({ id }),
-    refetchInterval: (query) => (query.state.data && !isActive(query.state.data.status) ? false : 1_000),
+    refetchInterval: (query) =>
+      query.state.data && !isActiveStatus(query.state.data.status) ? false : 1_000,
   });
   if (run.error) return <div className="error">{run.error.message}</div>;
   if (!run.data) return <p className="hint">Loading…</p>;

@@ -5,8 +5,9 @@ import Link from "next/link";
 import { useRouter, useSearchParams } from "next/navigation";
 import { useState } from "react";
 import { methodLabelOf } from "@/core/train/methods";
+import { isActiveStatus } from "@/shared/enums";
 import { useTRPC } from "@/trpc/react";
-import { count, isActive, pct } from "../format";
+import { count, pct } from "../format";
 import styles from "../runs.module.css";
 import { RunActions } from "./RunActions";
 import { StatusBadge } from "./StatusBadge";
@@ -19,7 +20,7 @@ export function RunsPage() {
   const runs = useQuery({
     ...trpc.runs.list.queryOptions({ limit: 200 }),
     // Live while anything is queued or running; slow otherwise.
-    refetchInterval: (query) => (query.state.data?.some((r) => isActive(r.status)) ? 1_000 : 5_000),
+    refetchInterval: (query) => (query.state.data?.some((r) => isActiveStatus(r.status)) ? 1_000 : 5_000),
   });
   const toggle = (id: string) =>
     setSelected((s) => (s.includes(id) ? s.filter((x) => x !== id) : [...s, id]));
@@ -40,7 +41,7 @@ export function RunsPage() {
         <span className={styles.spacer} />
         <span className="hint">
           {runs.data ? `${runs.data.length} runs` : ""}
-          {runs.data?.some((r) => isActive(r.status)) ? " · live" : ""}
+          {runs.data?.some((r) => isActiveStatus(r.status)) ? " · live" : ""}
         </span>
       </div>
       {runs.error ? <div className="error">{runs.error.message}</div> : null}

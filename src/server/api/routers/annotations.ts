@@ -1,15 +1,11 @@
 import { z } from "zod";
+import { AnnotationFilter, exportStatuses } from "@/shared/annotationFilter";
+import { ReviewAction } from "@/shared/enums";
 import { AnnotationError } from "../../annotations/errors";
 import { releaseLock, takeLock } from "../../annotations/lock";
 import { getAnnotation, listQueue, queueCounts } from "../../annotations/queue";
 import { reviewAnnotation } from "../../annotations/review";
-import {
-  AnnotationFilter,
-  AnnotationId,
-  AnnotatorName,
-  exportStatuses,
-  ReviewAction,
-} from "../../annotations/schema";
+import { AnnotationId, AnnotatorName } from "../../annotations/schema";
 import { countSftRecords } from "../../experience/exportSft";
 import { createTRPCRouter, publicProcedure, TRPCError } from "../trpc";
 

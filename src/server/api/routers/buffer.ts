@@ -1,12 +1,12 @@
 import { z } from "zod";
 import { transitionText } from "@/core/replay/transitionText";
+import { TrajectorySource } from "@/shared/enums";
 import { readEmbedderSetting } from "../../replay/embedderSetting";
 import { EmbedderMismatchError } from "../../replay/lanceReplayBuffer";
 import { withReplayBuffer } from "../../replay/sharedReplayBuffer";
 import { STEP_SELECT, stepToTransition } from "../../replay/stepTransition";
 import { createTRPCRouter, publicProcedure, TRPCError } from "../trpc";
 
-const Source = z.enum(["offline", "synthetic", "real"]);
 const K = z.number().int().min(1).max(50).default(8);
 
 /** A mismatched embedder is the operator's to fix (reindex), not a server fault: say so, with the command. */
@@ -21,7 +21,7 @@ function asTrpcError(error: unknown): never {
 export const bufferRouter = createTRPCRouter({
   /** A step and its nearest transitions in the buffer (itself excluded), best first. */
   neighbours: publicProcedure
-    .input(z.object({ stepId: z.string().min(1), k: K, sources: z.array(Source).optional() }))
+    .input(z.object({ stepId: z.string().min(1), k: K, sources: z.array(TrajectorySource).optional() }))
     .query(async ({ ctx, input }) => {
       const row = await ctx.db.step.findUnique({
         where: { id: input.stepId },
@@ -53,7 +53,7 @@ export const bufferRouter = createTRPCRouter({
       z.object({
         text: z.string().trim().min(1, "type something to search for").max(4000),
         domain: z.string().min(1).max(64).optional(),
-        sources: z.array(Source).optional(),
+        sources: z.array(TrajectorySource).optional(),
         k: K,
       }),
     )
@@ -82,7 +82,7 @@ export const bufferRouter = createTRPCRouter({
           combos.map(async (c) => ({
             domain: c.domain,
             source: c.source,
-            rows: await store.count({ domain: c.domain, sources: [Source.parse(c.source)] }),
+            rows: await store.count({ domain: c.domain, sources: [TrajectorySource.parse(c.source)] }),
           })),
         );
         const ann = await store.annIndex();

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { decodeCells } from "@/features/curriculum/cellCodec";
+import { decodeCells } from "@/shared/cellCodec";
 import { createTestDb, type TestDb } from "../../../../tests/helpers/testDb";
 import { createCaller } from "../root";
 

@@ -1,11 +1,10 @@
 import { z } from "zod";
 import { RunConfig } from "@/core/train/config";
 import { plannedIterations as planned } from "@/core/train/methods";
+import { ACTIVE_STATUSES } from "@/shared/enums";
 import { cancel, enqueue } from "../../queue/queue";
 import { createRun } from "../../train/runStore";
 import { createTRPCRouter, publicProcedure, TRPCError } from "../trpc";
-
-const ACTIVE = ["queued", "running"];
 
 const Evaluation = z.object({ successRate: z.number(), meanReward: z.number(), episodes: z.number() });
 const Summary = z.object({ untrained: Evaluation.optional(), final: Evaluation.optional() });
@@ -29,7 +28,7 @@ function plannedIterations(config: unknown): number | null {
 }
 
 async function activeTrainJobs(db: Parameters<typeof createRun>[0], runId: string) {
-  const jobs = await db.job.findMany({ where: { type: "train", status: { in: ACTIVE } } });
+  const jobs = await db.job.findMany({ where: { type: "train", status: { in: [...ACTIVE_STATUSES] } } });
   return jobs.filter((j) => (j.payload as { runId?: string } | null)?.runId === runId);
 }
 

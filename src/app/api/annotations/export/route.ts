@@ -1,7 +1,7 @@
 import { exportFileName, exportReviewedJsonl } from "@/server/annotations/exportReviewed";
-import { AnnotationFilter } from "@/server/annotations/schema";
 import { getDb } from "@/server/db";
 import { withReplayBuffer } from "@/server/replay/sharedReplayBuffer";
+import { AnnotationFilter } from "@/shared/annotationFilter";
 
 export const dynamic = "force-dynamic";
 

@@ -1,13 +1,13 @@
 "use client";
 
-import styles from "../episodes.module.css";
+import styles from "./ShortcutCheatsheet.module.css";
 
 export interface CheatsheetEntry {
   keys: string[];
   description: string;
 }
 
-/** The "?" overlay: every shortcut of the step view, read from the same list that binds them. */
+/** The "?" overlay: every shortcut of a page, read from the same list that binds them. */
 export function ShortcutCheatsheet({
   entries,
   onClose,
