@@ -3,7 +3,7 @@
  * under new weights (the candidates' features, already hashed), the chosen index, the log-probability it had
  * under the acting policy, and what PPO adds (the state's features for the value function, its value estimate).
  *
- * Decisions are recorded by the policy as it acts (LinearSoftmaxPolicy.episode(key).decisions) rather than
+ * Decisions are recorded by the policy as it acts (LinearPolicy.episode(key).decisions) rather than
  * recomputed from an Episode's steps afterwards: recording costs nothing (the features were computed to act),
  * keeps the exact behaviour log-probability (temperature included), and works the same in synthetic
  * environments. replayDecisions.ts recomputes them from steps for episodes the policy did not play (expert
