@@ -28,24 +28,12 @@ import {
   toFormValues,
 } from "@/features/runs/configForm";
 import { PRESETS } from "@/features/runs/presets";
-import { collectOffline } from "@/server/collect/collectOffline";
 import { runDeps } from "@/server/train/runDeps";
-import { createTestDb, type TestDb } from "./helpers/testDb";
+import { createHouseholdOfflineDb, type TestDb } from "./helpers/testDb";
 
 let t: TestDb;
 beforeAll(async () => {
-  t = await createTestDb();
-  process.env.DREAMGYM_DATA_DIR = t.dir;
-  process.env.LANCEDB_DIR = `${t.dir}/lancedb`;
-  await collectOffline(t.db, {
-    domain: "household",
-    policy: "noisy",
-    episodes: 8,
-    split: "train",
-    epsilon: 0.3,
-    seed: 1,
-    offset: 0,
-  });
+  t = await createHouseholdOfflineDb(8);
 });
 afterAll(async () => {
   await t.cleanup();

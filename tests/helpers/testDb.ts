@@ -47,3 +47,24 @@ export async function createTestDb(): Promise<TestDb> {
     },
   };
 }
+
+/**
+ * A test database that the app's own code uses as its data folder (DREAMGYM_DATA_DIR and LANCEDB_DIR point into
+ * it), holding `episodes` offline household episodes of the noisy expert (ε 0.3, seed 1) on train tasks 0..n-1.
+ */
+export async function createHouseholdOfflineDb(episodes: number): Promise<TestDb> {
+  const t = await createTestDb();
+  process.env.DREAMGYM_DATA_DIR = t.dir;
+  process.env.LANCEDB_DIR = path.join(t.dir, "lancedb");
+  const { collectOffline } = await import("@/server/collect/collectOffline");
+  await collectOffline(t.db, {
+    domain: "household",
+    policy: "noisy",
+    episodes,
+    split: "train",
+    epsilon: 0.3,
+    seed: 1,
+    offset: 0,
+  });
+  return t;
+}

@@ -3,23 +3,13 @@ import { EXPERIENCE_PROMPT_VERSION } from "@/core/experience/prompt";
 import { ExperienceReply } from "@/core/experience/reply";
 import { RetrievalTeacher } from "@/core/experience/retrieval/retrievalTeacher";
 import { DEFAULT_EXPERIENCE_SETTINGS, type Teacher } from "@/core/experience/types";
-import { createTestDb, type TestDb } from "../../../tests/helpers/testDb";
-import { collectOffline } from "../collect/collectOffline";
+import { createHouseholdOfflineDb, type TestDb } from "../../../tests/helpers/testDb";
 import { countSftRecords, sftRecords } from "./exportSft";
 import { writeTeacherTraces } from "./teacherTraces";
 
 let t: TestDb;
 beforeEach(async () => {
-  t = await createTestDb();
-  await collectOffline(t.db, {
-    domain: "household",
-    policy: "noisy",
-    episodes: 4,
-    split: "train",
-    epsilon: 0.3,
-    seed: 1,
-    offset: 0,
-  });
+  t = await createHouseholdOfflineDb(4);
 });
 afterEach(async () => {
   await t.cleanup();

@@ -5,9 +5,8 @@ import { RetrievalExperienceModel } from "@/core/experience/retrieval/retrievalM
 import { parseRunConfig } from "@/core/train/config";
 import { runTraining } from "@/core/train/run";
 import { config as appConfig } from "@/env";
-import { createTestDb, type TestDb } from "../../../tests/helpers/testDb";
+import { createHouseholdOfflineDb, type TestDb } from "../../../tests/helpers/testDb";
 import { createHandlers } from "../../../worker/handlers";
-import { collectOffline } from "../collect/collectOffline";
 import { runOneJob } from "../queue/worker";
 import { createEmbedder } from "../replay/createEmbedder";
 import { offlineBuffer } from "./offlineBuffer";
@@ -15,18 +14,7 @@ import { createRun, recordIteration } from "./runStore";
 
 let t: TestDb;
 beforeEach(async () => {
-  t = await createTestDb();
-  process.env.DREAMGYM_DATA_DIR = t.dir;
-  process.env.LANCEDB_DIR = `${t.dir}/lancedb`;
-  await collectOffline(t.db, {
-    domain: "household",
-    policy: "noisy",
-    episodes: 10,
-    split: "train",
-    epsilon: 0.3,
-    seed: 1,
-    offset: 0,
-  });
+  t = await createHouseholdOfflineDb(10);
 });
 afterEach(async () => {
   await t.cleanup();

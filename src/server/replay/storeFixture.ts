@@ -1,0 +1,47 @@
+import { afterEach, beforeEach } from "vitest";
+import type { Embedder } from "@/core/replay/embedder";
+import { HashNgramEmbedder } from "@/core/replay/hashEmbedder";
+import { createTestDb, type TestDb } from "../../../tests/helpers/testDb";
+import type { LanceReplayBuffer } from "./lanceReplayBuffer";
+import { openReplayBuffer } from "./openReplayBuffer";
+import { tempLanceDir } from "./testing";
+
+/**
+ * For tests of the Prisma↔LanceDB pair: a fresh database and LanceDB folder per test, and `store()` to open the
+ * replay buffer over both (closed after the test).
+ */
+export function useDbAndLance() {
+  let t: TestDb | undefined;
+  let lance: ReturnType<typeof tempLanceDir> | undefined;
+  const open: LanceReplayBuffer[] = [];
+  beforeEach(async () => {
+    t = await createTestDb();
+    lance = tempLanceDir();
+  });
+  afterEach(async () => {
+    for (const store of open.splice(0)) store.close();
+    await t?.cleanup();
+    lance?.cleanup();
+  });
+  const fixture = {
+    get db() {
+      if (!t) throw new Error("useDbAndLance: used outside a test");
+      return t.db;
+    },
+    get lanceDir() {
+      if (!lance) throw new Error("useDbAndLance: used outside a test");
+      return lance.dir;
+    },
+    async store(embedder: Embedder = new HashNgramEmbedder()) {
+      const s = await openReplayBuffer({ lancedbDir: fixture.lanceDir, embedder, db: fixture.db });
+      open.push(s);
+      return s;
+    },
+    /** Closes a store before the test ends (as a restarted process would), so it is not closed twice. */
+    close(store: LanceReplayBuffer) {
+      store.close();
+      open.splice(open.indexOf(store), 1);
+    },
+  };
+  return fixture;
+}
