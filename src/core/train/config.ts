@@ -36,8 +36,8 @@ export const RunConfigFields = z.strictObject({
   method: RunMethod,
   domain: z.enum(REAL_DOMAIN_NAMES),
   algorithm: z.enum(["grpo", "ppo"]).default("grpo"),
-  /** Iterations in the synthetic environment (DreamGym), or in the real one (real-env training). */
-  iterations: z.number().int().min(0).max(100_000).default(20),
+  /** Iterations in the synthetic environment (DreamGym, S2R's first phase); the real-env baseline's cap. */
+  iterations: z.number().int().min(1).max(100_000).default(20),
   tasksPerBatch: z.number().int().min(1).max(1_000).default(8),
   /** Rollouts per task: the GRPO group. */
   groupSize: z.number().int().min(2).max(256).default(8),

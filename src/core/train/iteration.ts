@@ -51,6 +51,11 @@ export interface IterationDeps {
   buffer?: ReplayBuffer;
   values: TaskValueTable;
   generator?: TaskGenerator;
+  /**
+   * Environment steps this iteration may take at most (the rest of a real budget). Episodes are cut short when it
+   * runs out and no later rollout starts, so a run never spends more real transitions than its budget.
+   */
+  transitionBudget?: number;
 }
 
 /**
@@ -73,13 +78,16 @@ export async function trainingIteration(
     rng,
   });
   const groups: CollectedEpisode[][] = [];
+  let remaining = deps.transitionBudget ?? Number.POSITIVE_INFINITY;
   for (const task of batch) {
+    if (remaining <= 0) break;
     const group: CollectedEpisode[] = [];
-    for (let g = 0; g < settings.groupSize; g++) {
+    for (let g = 0; g < settings.groupSize && remaining > 0; g++) {
       const key = `${settings.seed}:it${iteration}:${task.id}:g${g}`;
-      group.push(
-        await collectEpisode(deps.makeEnv(), policy, task, domain.maxSteps, key, deps.learner.value),
-      );
+      const maxSteps = Math.min(domain.maxSteps, remaining);
+      const collected = await collectEpisode(deps.makeEnv(), policy, task, maxSteps, key, deps.learner.value);
+      remaining -= collected.episode.steps.length;
+      group.push(collected);
     }
     groups.push(group);
     // Let timers run between groups (the worker's lease heartbeat): rollouts in memory never wait on I/O.
@@ -111,7 +119,7 @@ export async function trainingIteration(
   const n = Math.max(1, episodes.length);
   return {
     iteration,
-    batch,
+    batch: batch.slice(0, groups.length),
     episodes,
     taskStats,
     update,

@@ -172,6 +172,7 @@ export async function runTraining(config: RunConfig, deps: RunDeps): Promise<Run
             source: phase,
             buffer: phase === "synthetic" ? deps.buffer : undefined,
             values,
+            ...(phase === "real" ? { transitionBudget: config.realTransitions - realTransitions } : {}),
             ...(writesVariations && deps.generator ? { generator: deps.generator } : {}),
           },
           settings,
