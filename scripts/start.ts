@@ -1,6 +1,8 @@
 /**
  * `npm start`: apply migrations, seed demo data into an empty database, build the web app if the sources changed
  * since the last build, then run web and worker together. Ctrl-C stops both; if either dies, the other is stopped.
+ * package.json runs it with `exec`, so that a signal sent to `npm start` reaches this process (a shell between
+ * npm and node would swallow it).
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import crypto from "node:crypto";
@@ -94,7 +96,7 @@ async function main() {
         "-p",
         String(settings.port),
         "-H",
-        process.env.HOST ?? "0.0.0.0",
+        settings.host,
       ],
       { cwd: root, stdio: "inherit", env },
     ),
@@ -104,7 +106,9 @@ async function main() {
       env,
     }),
   ];
-  log(`web on http://localhost:${settings.port}, worker started; Ctrl-C stops both`);
+  log(
+    `web on http://${settings.host}:${settings.port}, worker started; Ctrl-C (SIGINT) or SIGTERM stops both`,
+  );
 
   let stopping = false;
   const stopAll = (code: number) => {

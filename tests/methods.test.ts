@@ -75,8 +75,7 @@ describe("the methods table", () => {
       for (const { phase, until } of spec.phases) {
         const inPhase = reports.filter((r) => r.phase === phase);
         if (until === "iterations") expect(inPhase.length, `${method} ${phase}`).toBe(config.iterations);
-        if (until === "budget")
-          expect(result.realTransitions, method).toBe(config.realTransitions);
+        if (until === "budget") expect(result.realTransitions, method).toBe(config.realTransitions);
         if (until === "budget-or-iterations")
           expect(
             result.iterations === config.iterations || result.realTransitions === config.realTransitions,

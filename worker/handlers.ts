@@ -46,7 +46,17 @@ export function createHandlers(): JobHandlers {
       const result = payload.rebuild ? await rebuildIndex(ctx.db, hooks) : await indexPending(ctx.db, hooks);
       return { indexed: result.indexed, total: result.total };
     },
-    train: (payload, ctx) => trainJob(payload.runId, ctx),
+    async train(payload, ctx) {
+      try {
+        return await trainJob(payload.runId, ctx);
+      } finally {
+        // The run's rollouts join the replay buffer whatever the run's outcome (a failed run's steps are data too);
+        // an indexing failure here is the index's problem, reported by the next index job, not the run's.
+        await indexNewSteps(ctx, 1, 1).catch((error) =>
+          console.error(`indexing after run ${payload.runId} failed: ${(error as Error).message}`),
+        );
+      }
+    },
     async teacher(payload, ctx) {
       await indexNewSteps(ctx, 0, 0.05);
       const settings = { ...DEFAULT_EXPERIENCE_SETTINGS, k: payload.k, sources: ["offline" as const] };

@@ -16,6 +16,9 @@ describe("configuration", () => {
     expect(config.lancedbDir).toBe(path.join("/srv/dg", "lancedb"));
     expect(config.databaseUrl).toBe("file:/srv/dg/x.db");
     expect(config.worker.leaseMs).toBe(30_000);
+    // No sign-in yet: only this machine can reach the app unless HOST (or the file's host) says otherwise.
+    expect(config.host).toBe("127.0.0.1");
+    expect(loadConfig({ DATABASE_URL: "file:x.db", HOST: "0.0.0.0" }).host).toBe("0.0.0.0");
   });
 
   it("merges a config file under environment variables", () => {

@@ -36,6 +36,11 @@ export const ConfigSchema = z.object({
   databaseUrl: z.string().min(1),
   lancedbDir: z.string().min(1),
   port: z.number().int().min(1).max(65535).default(3000),
+  /**
+   * The address the web app listens on. Loopback by default: there is no sign-in yet, so the app is reachable
+   * only from this machine unless someone chooses otherwise (e.g. HOST=0.0.0.0 behind a proxy that signs in).
+   */
+  host: z.string().min(1).default("127.0.0.1"),
   backends: z
     .object({
       experience: Backend.default("embedded"),
@@ -91,6 +96,7 @@ export function loadConfig(env: Env = process.env): Config {
     databaseUrl: env.DATABASE_URL ?? (file.databaseUrl as string | undefined) ?? databaseUrl(env, dataDir),
     lancedbDir: env.LANCEDB_DIR ?? (file.lancedbDir as string | undefined) ?? path.join(dataDir, "lancedb"),
     port: intFromEnv(env, "PORT") ?? file.port,
+    host: env.HOST || (file.host as string | undefined),
     openai: {
       ...fileOpenAI,
       ...(env.OPENAI_BASE_URL ? { baseURL: env.OPENAI_BASE_URL } : {}),

@@ -59,6 +59,9 @@ describe("training runs in the worker", () => {
     expect(await work()).toBe(true);
     const run = await assertConsistent(runId);
     expect(run.result).toMatchObject({ method: "dreamgym", iterations: 3, realTransitions: 0 });
+    // The worker indexed the run's rollouts into the replay buffer as part of the job: none left waiting.
+    expect(await t.db.step.count({ where: { trajectory: { runId } } })).toBeGreaterThan(0);
+    expect(await t.db.step.count({ where: { trajectory: { runId }, indexedAt: null } })).toBe(0);
   });
 
   it("resume after a crash mid-iteration, losing and duplicating nothing", async () => {
