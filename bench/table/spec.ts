@@ -4,6 +4,7 @@
  * ablations. Every row is a plain run config, the same the CLI and the UI launch.
  */
 import type { RealDomainName } from "@/core/envs/names";
+import { RL_ALGORITHMS } from "@/core/train/methods";
 import type { CollectOptions } from "@/server/collect/collectOffline";
 
 export type Domain = RealDomainName;
@@ -106,7 +107,7 @@ export function tableRows(domain: Domain, scale: Scale, seed: number): TableRow[
       config: { ...base, method: "bc" },
     },
   ];
-  for (const algorithm of ["grpo", "ppo"] as const) {
+  for (const algorithm of RL_ALGORITHMS) {
     const dreamgym = { ...rl, algorithm, method: "dreamgym", iterations: scale.iterations };
     rows.push(
       {

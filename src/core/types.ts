@@ -13,7 +13,9 @@ export type TrajectorySource = (typeof TRAJECTORY_SOURCES)[number];
 /** The sources whose transitions the real environment produced: ground truth to import, and to learn from. */
 export const REAL_ENV_SOURCES = ["offline", "real"] as const satisfies readonly TrajectorySource[];
 
-export type Split = "train" | "test";
+/** Train tasks are trained on (and varied); test tasks are held out for evaluation. */
+export const SPLITS = ["train", "test"] as const;
+export type Split = (typeof SPLITS)[number];
 
 /** How a task came to exist: a seed task of a domain, a curriculum variation, or a task from an imported log. */
 export type TaskOrigin = "seed" | "generated" | "imported";

@@ -2,6 +2,7 @@ import type { Command } from "commander";
 import { REAL_DOMAIN_NAMES } from "@/core/envs/names";
 import { getRealDomain } from "@/core/envs/registry";
 import { OpenAIPolicy } from "@/core/policy/openaiPolicy";
+import { SPLITS } from "@/core/types";
 import { config } from "@/env";
 import { collectOffline } from "@/server/collect/collectOffline";
 import { seedDemoIfEmpty } from "@/server/demo/seedDemo";
@@ -16,7 +17,6 @@ import { progressBar } from "../progress";
 const POLICIES = ["expert", "random", "noisy"] as const;
 /** An LLM agent on the configured endpoint (openai.models.policy), for evaluation only. */
 const EVAL_POLICIES = [...POLICIES, "openai"] as const;
-const SPLITS = ["train", "test"] as const;
 
 function addRolloutOptions(command: Command, policies: readonly string[] = POLICIES) {
   return command

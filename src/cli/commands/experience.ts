@@ -11,6 +11,7 @@ import { SFT_EXPORT_SETTINGS, sftRecords } from "@/server/experience/exportSft";
 import { writeTeacherTraces } from "@/server/experience/teacherTraces";
 import { withReplayBuffer } from "@/server/replay/sharedReplayBuffer";
 import { indexPending } from "@/server/replay/syncSteps";
+import { ANNOTATION_STATUSES, type AnnotationStatus, REVIEWED_STATUSES } from "@/shared/enums";
 import { choice, database, nonNegativeInt, positiveInt, printJson, probability } from "../args";
 import { progressBar } from "../progress";
 
@@ -164,9 +165,10 @@ export function registerExperienceCommands(program: Command) {
         reasoning: true,
         sources: ["offline"],
       };
-      const statuses: ("pending" | "accepted" | "edited")[] = options.reviewedOnly
-        ? ["accepted", "edited"]
-        : ["pending", "accepted", "edited"];
+      // Unreviewed traces too unless asked otherwise; rejected ones never.
+      const statuses: Exclude<AnnotationStatus, "rejected">[] = options.reviewedOnly
+        ? [...REVIEWED_STATUSES]
+        : ANNOTATION_STATUSES.filter((s): s is Exclude<AnnotationStatus, "rejected"> => s !== "rejected");
       const tmp = `${options.out}.tmp-${process.pid}`;
       const out = fs.createWriteStream(tmp, "utf8");
       let records = 0;

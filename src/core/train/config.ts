@@ -4,7 +4,7 @@ import { REAL_DOMAIN_NAMES } from "../envs/names";
 import { BC_DEFAULTS } from "../rl/bc";
 import { GRPO_DEFAULTS } from "../rl/grpo";
 import { PPO_DEFAULTS } from "../rl/ppo";
-import { RUN_METHODS, taskGeneration } from "./methods";
+import { RL_ALGORITHMS, RUN_METHODS, taskGeneration } from "./methods";
 
 /**
  * Everything a run is, validated: the method (DreamGym, DreamGym-S2R, or a comparison), the domain, the RL
@@ -35,7 +35,7 @@ export const RunConfigFields = z.strictObject({
   name: z.string().max(200).default(""),
   method: RunMethod,
   domain: z.enum(REAL_DOMAIN_NAMES),
-  algorithm: z.enum(["grpo", "ppo"]).default("grpo"),
+  algorithm: z.enum(RL_ALGORITHMS).default("grpo"),
   /** Iterations in the synthetic environment (DreamGym, S2R's first phase); the real-env baseline's cap. */
   iterations: z.number().int().min(1).max(100_000).default(20),
   tasksPerBatch: z.number().int().min(1).max(1_000).default(8),

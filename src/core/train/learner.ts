@@ -7,6 +7,7 @@ import { AdamState } from "../rl/adam";
 import { Grpo, type GrpoConfig } from "../rl/grpo";
 import { Ppo, type PpoConfig } from "../rl/ppo";
 import type { UpdateStats } from "../rl/stats";
+import { RL_ALGORITHMS } from "./methods";
 
 /**
  * Everything an update depends on besides the policy's weights: the optimizer's moments and step count, the
@@ -14,7 +15,7 @@ import type { UpdateStats } from "../rl/stats";
  * minibatches and (PPO) forgets its baseline.
  */
 export const LearnerState = z.object({
-  algorithm: z.enum(["grpo", "ppo"]),
+  algorithm: z.enum(RL_ALGORITHMS),
   optimizer: AdamState,
   rng: z.number().int().min(0),
   /** base64 of the critic's float32 weights (PPO). */

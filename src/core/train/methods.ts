@@ -4,6 +4,10 @@
  * it); nothing else may decide by comparing a method's name. ARCHITECTURE.md "Where each rule lives".
  */
 
+/** The RL algorithms a run can train with. */
+export const RL_ALGORITHMS = ["grpo", "ppo"] as const;
+export type RlAlgorithm = (typeof RL_ALGORITHMS)[number];
+
 /** Where the policy learns during a phase. */
 export type Phase = "synthetic" | "real";
 
@@ -86,7 +90,7 @@ export function methodSpec(method: RunMethod): MethodSpec {
 /** The part of a run config the table's rules read (structural, so that half-filled form values fit too). */
 export interface MethodSettings {
   method: RunMethod;
-  algorithm: "grpo" | "ppo";
+  algorithm: RlAlgorithm;
   warmStart: "none" | "bc";
   iterations: number;
   realTransitions: number;

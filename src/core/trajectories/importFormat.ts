@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { REAL_ENV_SOURCES } from "../types";
+import { REAL_ENV_SOURCES, SPLITS } from "../types";
 import { hashString } from "../util/random";
 
 /**
@@ -30,7 +30,7 @@ export const ImportLine = z
       .regex(/^[a-z0-9_-]+$/, "domain must be lowercase letters, digits, '-' or '_'"),
     instruction: z.string().min(1, "instruction is empty"),
     task_id: z.string().min(1).max(200).optional(),
-    split: z.enum(["train", "test"]).default("train"),
+    split: z.enum(SPLITS).default("train"),
     source: z.enum(REAL_ENV_SOURCES).default("offline"),
     policy: z.string().max(100).optional(),
     steps: z.array(ImportStep).min(1, "a trajectory needs at least one step"),

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { BACKENDS } from "@/core/backends";
 import { REAL_DOMAIN_NAMES } from "@/core/envs/names";
+import { SPLITS } from "@/core/types";
 
 /**
  * Every job's payload, shared by the web (which enqueues) and the worker (which runs). A payload is parsed on
@@ -17,7 +18,7 @@ export const CollectPayload = z.object({
   domain: z.enum(REAL_DOMAIN_NAMES),
   policy: z.enum(["expert", "random", "noisy"]),
   episodes: z.number().int().min(1).max(100_000),
-  split: z.enum(["train", "test"]).default("train"),
+  split: z.enum(SPLITS).default("train"),
   epsilon: z.number().min(0).max(1).default(0.3),
   seed: z.number().int().default(0),
   /** First task index to use, so several collections can cover different tasks. */
