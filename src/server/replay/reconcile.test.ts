@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { HashNgramEmbedder } from "@/core/replay/hashEmbedder";
 import { reconcile } from "./reconcile";
-import { useDbAndLance } from "./storeFixture";
+import { dbAndLanceFixture } from "./storeFixture";
 import { indexPendingSteps } from "./syncSteps";
 import { lanceIds, stepIds, writeHandSteps } from "./testing";
 
-const f = useDbAndLance();
+const f = dbAndLanceFixture();
 const store = f.store;
 
 describe("reconcile", () => {

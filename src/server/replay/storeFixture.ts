@@ -10,7 +10,7 @@ import { tempLanceDir } from "./testing";
  * For tests of the Prisma↔LanceDB pair: a fresh database and LanceDB folder per test, and `store()` to open the
  * replay buffer over both (closed after the test).
  */
-export function useDbAndLance() {
+export function dbAndLanceFixture() {
   let t: TestDb | undefined;
   let lance: ReturnType<typeof tempLanceDir> | undefined;
   const open: LanceReplayBuffer[] = [];
@@ -25,11 +25,11 @@ export function useDbAndLance() {
   });
   const fixture = {
     get db() {
-      if (!t) throw new Error("useDbAndLance: used outside a test");
+      if (!t) throw new Error("dbAndLanceFixture: used outside a test");
       return t.db;
     },
     get lanceDir() {
-      if (!lance) throw new Error("useDbAndLance: used outside a test");
+      if (!lance) throw new Error("dbAndLanceFixture: used outside a test");
       return lance.dir;
     },
     async store(embedder: Embedder = new HashNgramEmbedder()) {

@@ -4,11 +4,11 @@ import { HashNgramEmbedder } from "@/core/replay/hashEmbedder";
 import { HAND_CHECKED, HAND_QUERIES } from "@/core/replay/testing";
 import { EMBEDDER_SETTING, readEmbedderSetting } from "./embedderSetting";
 import { openReplayBuffer } from "./openReplayBuffer";
-import { useDbAndLance } from "./storeFixture";
+import { dbAndLanceFixture } from "./storeFixture";
 import { indexPendingSteps, reindex } from "./syncSteps";
 import { lanceIds, stepIds, writeHandSteps } from "./testing";
 
-const f = useDbAndLance();
+const f = dbAndLanceFixture();
 const store = f.store;
 
 describe("indexPendingSteps", () => {
