@@ -1,6 +1,7 @@
 "use client";
 
 import { useEffect, useRef } from "react";
+import { formatReward } from "@/features/shared/lib/formatReward";
 import styles from "../annotations.module.css";
 import type { QueueItem } from "../types";
 import { LockIcon } from "./LockIcon";
@@ -49,7 +50,7 @@ export function QueueList({ items, total, selectedId, me, onSelect }: Props) {
                 <span className={styles.itemTitle}>
                   <span>
                     {item.domain} · step {item.stepIndex + 1}
-                    {item.reward > 0 ? ` · reward ${Number(item.reward.toFixed(2))}` : ""}
+                    {item.reward > 0 ? ` · reward ${formatReward(item.reward, { trim: true })}` : ""}
                   </span>
                   {lockedByOther ? (
                     <span className={styles.lockTag} data-testid="locked-by">

@@ -8,6 +8,7 @@ import { FlagButton } from "@/features/flags/components/FlagButton";
 import { FlagPanel } from "@/features/flags/components/FlagPanel";
 import { OutcomeBadge, SourceBadge } from "@/features/shared/components/Badges";
 import { type CheatsheetEntry, ShortcutCheatsheet } from "@/features/shared/components/ShortcutCheatsheet";
+import { formatReward } from "@/features/shared/lib/formatReward";
 import { realAnswerOf, verdictOf } from "@/features/shared/lib/realAnswer";
 import { useKeyboardShortcuts } from "@/features/shared/useKeyboardShortcuts";
 import { useTRPC } from "@/trpc/react";
@@ -133,7 +134,9 @@ export function EpisodeStepper({ id }: { id: string }) {
         <SourceBadge source={t.source} />
         {t.policy ? <span className="mono">{t.policy}</span> : null}
         <OutcomeBadge success={t.success} />
-        <span>return {t.totalReward.toFixed(2)}</span>
+        <span data-testid="return" data-value={t.totalReward}>
+          return {formatReward(t.totalReward)}
+        </span>
         {t.run ? (
           <span>
             run <Link href={`/trajectories?run=${encodeURIComponent(t.run.id)}`}>{t.run.name}</Link> ·

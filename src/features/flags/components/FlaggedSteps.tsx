@@ -4,6 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { SourceBadge } from "@/features/shared/components/Badges";
+import { formatReward } from "@/features/shared/lib/formatReward";
 import { verdictOf } from "@/features/shared/lib/realAnswer";
 import { useTRPC } from "@/trpc/react";
 import styles from "../flags.module.css";
@@ -136,7 +137,8 @@ export function FlaggedSteps() {
                   {verdict ? (
                     <span className="hint">
                       state {verdict.state ? <b className={styles.bad}>differs</b> : "same"} · reward{" "}
-                      {Number(s.reward.toFixed(3))} vs {Number((s.realReward ?? 0).toFixed(3))}
+                      {formatReward(s.reward, { decimals: 3, trim: true })} vs{" "}
+                      {formatReward(s.realReward ?? 0, { decimals: 3, trim: true })}
                     </span>
                   ) : (
                     <span className="hint">no real answer</span>
