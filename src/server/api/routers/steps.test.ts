@@ -112,6 +112,8 @@ describe("steps router", () => {
     });
     // "golden teapot" appears nowhere in what the model saw nor in the real page.
     expect(fidelity.report.hallucinationRate).toBeGreaterThan(0);
+    // Both steps started from the real state (the second from the first's real next state).
+    expect(fidelity.onPath).toMatchObject({ transitions: 2, invalidActionAgreement: 1 });
 
     const later = await caller.steps.fidelity({ runId: world.runId, iteration: 1 });
     expect(later).toMatchObject({ syntheticSteps: 1, withRealAnswer: 0, differs: 0, flagged: 0 });
@@ -119,5 +121,57 @@ describe("steps router", () => {
       code: "NOT_FOUND",
       message: "No run with id nope",
     });
+  });
+
+  it("tells the closed loop from the steps still on the real path, where model and real environment saw the same page", async () => {
+    await t.db.task.create({ data: { id: "shop:9", domain: "shop", instruction: "buy a green lamp" } });
+    const run = await t.db.run.create({
+      data: { name: "drift run", method: "dreamgym", domain: "shop", algorithm: "grpo", config: {} },
+    });
+    const predictedPage = "Results [SEP] Green Lamp [SEP] Golden Lamp";
+    await t.db.trajectory.create({
+      data: {
+        taskId: "shop:9",
+        domain: "shop",
+        source: "synthetic",
+        runId: run.id,
+        iteration: 0,
+        length: 2,
+        steps: {
+          create: [
+            // On the real path (the first step), but the predicted page invents a product...
+            {
+              index: 0,
+              state: "Search",
+              action: "search[green lamp]",
+              nextState: predictedPage,
+              reward: 0,
+              done: false,
+              realNextState: "Results [SEP] Green Lamp",
+              realReward: 0,
+              realDone: false,
+              realValid: true,
+            },
+            // ...which the policy then clicks: valid on the predicted page, invalid on the real one.
+            {
+              index: 1,
+              state: predictedPage,
+              action: "click[Golden Lamp]",
+              nextState: "Golden Lamp [SEP] Buy Now",
+              reward: 0,
+              done: false,
+              valid: true,
+              realNextState: "Results [SEP] Green Lamp",
+              realReward: 0,
+              realDone: false,
+              realValid: false,
+            },
+          ],
+        },
+      },
+    });
+    const fidelity = await createCaller({ db: t.db }).steps.fidelity({ runId: run.id });
+    expect(fidelity.report).toMatchObject({ transitions: 2, invalidActionAgreement: 0.5 });
+    expect(fidelity.onPath).toMatchObject({ transitions: 1, invalidActionAgreement: 1 });
   });
 });
