@@ -11,8 +11,13 @@ test.describe("researcher steps through an imported trajectory", () => {
     // Imported web-navigation logs sit beside the seeded shop and household data; narrow to them.
     await page.getByLabel("Domain").selectOption("web");
     await expect(page.getByTestId("trajectory-count")).toHaveText("6 trajectories");
-    await page.getByLabel("Search instructions").fill("Subscribe");
-    await page.getByLabel("Search instructions").press("Enter");
+    // The search applies as one types, without Enter, and lives in the URL like the other filters.
+    const search = page.getByLabel("Search instructions");
+    await search.pressSequentially("Subscribe", { delay: 40 });
+    await expect(page).toHaveURL(/[?&]q=Subscribe(&|$)/);
+    await expect(page.getByTestId("trajectory-count")).toHaveText("2 trajectories");
+    await page.reload();
+    await expect(search).toHaveValue("Subscribe");
     await expect(page.getByTestId("trajectory-count")).toHaveText("2 trajectories");
     const row = page.getByRole("row").filter({ hasText: "human" });
     await row.getByRole("link", { name: /Subscribe to the newsletter/ }).click();
