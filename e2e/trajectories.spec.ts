@@ -30,6 +30,14 @@ test.describe("researcher steps through an imported trajectory", () => {
     );
     await expect(page.getByTestId("next-state")).toContainText("[link] Newsletter Subscriptions");
     await expect(page.getByTestId("reward")).toHaveText("reward 0");
+    // An offline step is what the environment did: "f" opens no note form but says why.
+    await page.keyboard.press("f");
+    await expect(page.getByTestId("flag-unavailable")).toContainText("this is an offline step");
+    await expect(page.getByTestId("flag-unavailable")).toContainText("Only synthetic steps");
+    await expect(page.getByLabel("Flag note")).toHaveCount(0);
+    await page.getByRole("button", { name: /Flag as hallucinated/ }).click();
+    await expect(page.getByTestId("flag-unavailable")).toBeVisible();
+    await expect(page.getByLabel("Flag note")).toHaveCount(0);
 
     await page.keyboard.press("ArrowRight");
     await expect(page.getByTestId("step-position")).toHaveText("Step 2 of 4");

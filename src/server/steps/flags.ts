@@ -8,13 +8,32 @@ export interface FlagInput {
 
 const FLAG_FIELDS = { id: true, flagged: true, flagNote: true, flaggedAt: true } as const;
 
-/** Marks a step as a hallucinated transition; flagging again replaces the note and keeps the first time. */
+/** Why a step cannot be flagged: it does not exist, or nothing in it was predicted. */
+export class FlagRefused extends Error {
+  constructor(
+    readonly reason: "not-found" | "not-predicted",
+    message: string,
+  ) {
+    super(message);
+    this.name = "FlagRefused";
+  }
+}
+
+/**
+ * Marks a step as a hallucinated transition; flagging again replaces the note and keeps the first time. Only a
+ * synthetic step holds a prediction to be wrong: an offline or real step is what the environment did.
+ */
 export async function flagStep(db: Db, input: FlagInput) {
   const step = await db.step.findUnique({
     where: { id: input.id },
-    select: { flagged: true, flaggedAt: true },
+    select: { flagged: true, flaggedAt: true, trajectory: { select: { source: true } } },
   });
-  if (!step) return null;
+  if (!step) throw new FlagRefused("not-found", `No step with id ${input.id}`);
+  if (step.trajectory.source !== "synthetic")
+    throw new FlagRefused(
+      "not-predicted",
+      `Only synthetic steps can be flagged: this ${step.trajectory.source} step is what the environment did, not a prediction`,
+    );
   return db.step.update({
     where: { id: input.id },
     data: {

@@ -43,7 +43,7 @@ describe("steps router", () => {
     expect((await caller.steps.flagged({})).total).toBe(0);
   });
 
-  it("flags without a note, and says which step does not exist", async () => {
+  it("flags without a note, and says which step does not exist or cannot be flagged", async () => {
     const world = await seedResearcherWorld(t.db);
     const caller = createCaller({ db: t.db });
     expect((await caller.steps.flag({ id: world.faithfulStepId })).flagNote).toBeNull();
@@ -52,6 +52,12 @@ describe("steps router", () => {
       message: "No step with id no-such-step",
     });
     await expect(caller.steps.unflag({ id: "no-such-step" })).rejects.toThrow(/No step with id no-such-step/);
+    // An offline step is what the environment did: nothing was predicted, so nothing can be hallucinated.
+    await expect(caller.steps.flag({ id: world.demonstrationId, note: "x" })).rejects.toMatchObject({
+      code: "BAD_REQUEST",
+      message: expect.stringMatching(/^Only synthetic steps can be flagged: this offline step/),
+    });
+    expect((await t.db.step.findUniqueOrThrow({ where: { id: world.demonstrationId } })).flagged).toBe(false);
     await expect(caller.steps.flag({ id: world.faithfulStepId, note: "x".repeat(2001) })).rejects.toThrow(
       /at most 2000 characters/,
     );

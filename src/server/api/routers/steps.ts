@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { episodeDemonstrations } from "../../steps/demonstrations";
-import { flagStep, listFlagged, unflagStep } from "../../steps/flags";
+import { FlagRefused, flagStep, listFlagged, unflagStep } from "../../steps/flags";
 import { runFidelity } from "../../steps/runFidelity";
 import { createTRPCRouter, publicProcedure, TRPCError } from "../trpc";
 
@@ -34,11 +34,16 @@ export const stepsRouter = createTRPCRouter({
         note: z.string().trim().max(2000, "A note is at most 2000 characters").optional(),
       }),
     )
-    .mutation(async ({ ctx, input }) => {
-      const step = await flagStep(ctx.db, { id: input.id, note: input.note ? input.note : null });
-      if (!step) throw notFound("step", input.id);
-      return step;
-    }),
+    .mutation(({ ctx, input }) =>
+      flagStep(ctx.db, { id: input.id, note: input.note ? input.note : null }).catch((error: unknown) => {
+        if (error instanceof FlagRefused)
+          throw new TRPCError({
+            code: error.reason === "not-found" ? "NOT_FOUND" : "BAD_REQUEST",
+            message: error.message,
+          });
+        throw error;
+      }),
+    ),
 
   unflag: publicProcedure.input(z.object({ id: Id })).mutation(async ({ ctx, input }) => {
     const step = await unflagStep(ctx.db, input.id);
