@@ -4,12 +4,12 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useRouter, useSearchParams } from "next/navigation";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { type CheatsheetEntry, ShortcutCheatsheet } from "@/features/shared/components/ShortcutCheatsheet";
+import { useReviewerName } from "@/features/shared/lib/reviewerName";
 import { useKeyboardShortcuts } from "@/features/shared/useKeyboardShortcuts";
 import type { AnnotationFilter } from "@/shared/annotationFilter";
 import type { ReviewAction } from "@/shared/enums";
 import { useTRPC } from "@/trpc/react";
 import styles from "../annotations.module.css";
-import { useAnnotatorName } from "../lib/annotatorName";
 import { queueQuery, readQueueParams, STATUS_TABS } from "../lib/queueParams";
 import { useItemLock } from "../lib/useItemLock";
 import { AnnotatorGate, WhoAmI } from "./AnnotatorGate";
@@ -47,7 +47,7 @@ export function AnnotationQueue() {
   const router = useRouter();
   const params = useSearchParams();
   const filter = useMemo(() => readQueueParams(new URLSearchParams(params.toString())), [params]);
-  const [name, setName] = useAnnotatorName();
+  const [name, setName] = useReviewerName();
   const me = name || null;
 
   const list = useQuery({ ...trpc.annotations.list.queryOptions(filter), refetchInterval: REFRESH_MS });

@@ -3,6 +3,8 @@ import { createTestDb, type TestDb } from "../../../../tests/helpers/testDb";
 import { seedResearcherWorld } from "../../steps/testFixtures";
 import { createCaller } from "../root";
 
+/** Who flags and why, where a test does not care. */
+const BY = { category: "hallucinated-element", author: "Rae" } as const;
 let t: TestDb;
 beforeEach(async () => {
   t = await createTestDb();
@@ -16,13 +18,14 @@ describe("steps router", () => {
     const world = await seedResearcherWorld(t.db);
     const caller = createCaller({ db: t.db });
     const flagged = await caller.steps.flag({
+      ...BY,
       id: world.hallucinatedStepId,
       note: "  invents a Golden Teapot ",
     });
     expect(flagged).toMatchObject({ flagged: true, flagNote: "invents a Golden Teapot" });
     expect(flagged.flaggedAt).toBeInstanceOf(Date);
 
-    const again = await caller.steps.flag({ id: world.hallucinatedStepId, note: "and a reward of 1" });
+    const again = await caller.steps.flag({ ...BY, id: world.hallucinatedStepId, note: "and a reward of 1" });
     expect(again.flagNote).toBe("and a reward of 1");
     expect(again.flaggedAt?.getTime()).toBe(flagged.flaggedAt?.getTime());
 
@@ -46,21 +49,21 @@ describe("steps router", () => {
   it("flags without a note, and says which step does not exist or cannot be flagged", async () => {
     const world = await seedResearcherWorld(t.db);
     const caller = createCaller({ db: t.db });
-    expect((await caller.steps.flag({ id: world.faithfulStepId })).flagNote).toBeNull();
-    await expect(caller.steps.flag({ id: "no-such-step", note: "x" })).rejects.toMatchObject({
+    expect((await caller.steps.flag({ ...BY, id: world.faithfulStepId })).flagNote).toBeNull();
+    await expect(caller.steps.flag({ ...BY, id: "no-such-step", note: "x" })).rejects.toMatchObject({
       code: "NOT_FOUND",
       message: "No step with id no-such-step",
     });
     await expect(caller.steps.unflag({ id: "no-such-step" })).rejects.toThrow(/No step with id no-such-step/);
     // An offline step is what the environment did: nothing was predicted, so nothing can be hallucinated.
-    await expect(caller.steps.flag({ id: world.demonstrationId, note: "x" })).rejects.toMatchObject({
+    await expect(caller.steps.flag({ ...BY, id: world.demonstrationId, note: "x" })).rejects.toMatchObject({
       code: "BAD_REQUEST",
       message: expect.stringMatching(/^Only synthetic steps can be flagged: this offline step/),
     });
     expect((await t.db.step.findUniqueOrThrow({ where: { id: world.demonstrationId } })).flagged).toBe(false);
-    await expect(caller.steps.flag({ id: world.faithfulStepId, note: "x".repeat(2001) })).rejects.toThrow(
-      /at most 2000 characters/,
-    );
+    await expect(
+      caller.steps.flag({ ...BY, id: world.faithfulStepId, note: "x".repeat(2001) }),
+    ).rejects.toThrow(/at most 2000 characters/);
   });
 
   it("resolves the retrieved demonstrations of every step, marking the ones that are gone", async () => {
@@ -99,7 +102,7 @@ describe("steps router", () => {
   it("measures a run's fidelity over the steps that have the real answer", async () => {
     const world = await seedResearcherWorld(t.db);
     const caller = createCaller({ db: t.db });
-    await caller.steps.flag({ id: world.hallucinatedStepId, note: "teapot" });
+    await caller.steps.flag({ ...BY, id: world.hallucinatedStepId, note: "teapot" });
     const fidelity = await caller.steps.fidelity({ runId: world.runId });
     expect(fidelity).toMatchObject({
       runName: "fixture run",

@@ -1,4 +1,7 @@
 import { z } from "zod";
+import { FlagCategory } from "@/shared/enums";
+import { FlaggedFilter } from "@/shared/flaggedFilter";
+import { AnnotatorName } from "../../annotations/schema";
 import { episodeDemonstrations } from "../../steps/demonstrations";
 import { FlagRefused, flagStep, listFlagged, unflagStep } from "../../steps/flags";
 import { runFidelity } from "../../steps/runFidelity";
@@ -32,10 +35,17 @@ export const stepsRouter = createTRPCRouter({
       z.object({
         id: Id,
         note: z.string().trim().max(2000, "A note is at most 2000 characters").optional(),
+        category: FlagCategory,
+        author: AnnotatorName,
       }),
     )
     .mutation(({ ctx, input }) =>
-      flagStep(ctx.db, { id: input.id, note: input.note ? input.note : null }).catch((error: unknown) => {
+      flagStep(ctx.db, {
+        id: input.id,
+        note: input.note ? input.note : null,
+        category: input.category,
+        author: input.author,
+      }).catch((error: unknown) => {
         if (error instanceof FlagRefused)
           throw new TRPCError({
             code: error.reason === "not-found" ? "NOT_FOUND" : "BAD_REQUEST",
@@ -53,9 +63,7 @@ export const stepsRouter = createTRPCRouter({
 
   flagged: publicProcedure
     .input(
-      z.object({
-        runId: Id.optional(),
-        domain: z.string().min(1).max(100).optional(),
+      FlaggedFilter.extend({
         page: z.number().int().min(0).default(0),
         pageSize: z.number().int().min(1).max(200).default(50),
       }),
