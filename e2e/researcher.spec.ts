@@ -115,6 +115,7 @@ test.describe("researcher debugs a hallucinated transition", () => {
     expect(page.url()).toBe(url);
     // A flag has a category and an author: the reviewer's name, asked once and kept in the browser.
     await page.getByLabel("Flag category").selectOption({ label: "hallucinated element" });
+    await page.screenshot({ path: "test-results/flag-form.png", fullPage: true });
     await page.getByRole("button", { name: "Flag step" }).click();
     await expect(page.getByTestId("flag-name-missing")).toContainText("Enter your name");
     await page.getByLabel("Your name").fill("Rae");

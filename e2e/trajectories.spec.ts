@@ -34,6 +34,7 @@ test.describe("researcher steps through an imported trajectory", () => {
     await page.keyboard.press("f");
     await expect(page.getByTestId("flag-unavailable")).toContainText("this is an offline step");
     await expect(page.getByTestId("flag-unavailable")).toContainText("Only synthetic steps");
+    await page.screenshot({ path: "test-results/flag-unavailable.png" });
     await expect(page.getByLabel("Flag note")).toHaveCount(0);
     await page.getByRole("button", { name: /Flag as hallucinated/ }).click();
     await expect(page.getByTestId("flag-unavailable")).toBeVisible();

@@ -3,6 +3,7 @@
 import { useEffect, useRef } from "react";
 import { formatReward } from "@/features/shared/lib/formatReward";
 import styles from "../annotations.module.css";
+import { truncate } from "../lib/truncate";
 import type { QueueItem } from "../types";
 import { LockIcon } from "./LockIcon";
 
@@ -14,7 +15,13 @@ interface Props {
   onSelect: (id: string) => void;
 }
 
-/** The queue, oldest first; the current item stays in view as the keyboard moves through it. */
+/** A row shows this much of its task's instruction (the whole one is its tooltip). */
+const INSTRUCTION_CHARS = 70;
+
+/**
+ * The queue, oldest first; each row says which task's episode its step is from. The current item stays in view
+ * as the keyboard moves through it.
+ */
 export function QueueList({ items, total, selectedId, me, onSelect }: Props) {
   const current = useRef<HTMLButtonElement | null>(null);
   // biome-ignore lint/correctness/useExhaustiveDependencies: scroll when the selection moves
@@ -59,6 +66,13 @@ export function QueueList({ items, total, selectedId, me, onSelect }: Props) {
                   ) : item.author ? (
                     <span>{item.author}</span>
                   ) : null}
+                </span>
+                <span
+                  className={styles.itemInstruction}
+                  title={item.instruction}
+                  data-testid="queue-item-instruction"
+                >
+                  {truncate(item.instruction, INSTRUCTION_CHARS)}
                 </span>
                 <span className={styles.itemAction}>{item.action}</span>
               </button>
