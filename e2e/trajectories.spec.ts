@@ -36,7 +36,10 @@ test.describe("researcher steps through an imported trajectory", () => {
     await expect(page.getByTestId("flag-unavailable")).toContainText("Only synthetic steps");
     await page.screenshot({ path: "test-results/flag-unavailable.png" });
     await expect(page.getByLabel("Flag note")).toHaveCount(0);
-    await page.getByRole("button", { name: /Flag as hallucinated/ }).click();
+    await page.getByRole("button", { name: "Dismiss" }).click();
+    await expect(page.getByTestId("flag-unavailable")).toHaveCount(0);
+    // The button is aria-disabled, yet pressable (Playwright would wait for it to be enabled): it says why too.
+    await page.getByRole("button", { name: /Flag as hallucinated/ }).click({ force: true });
     await expect(page.getByTestId("flag-unavailable")).toBeVisible();
     await expect(page.getByLabel("Flag note")).toHaveCount(0);
 
