@@ -43,11 +43,19 @@ async function secondAnnotatorSeesLock(browser: Browser, baseURL: string, id: st
   const item = page.locator(`[data-testid=queue-item][data-id="${id}"]`);
   await expect(item.getByTestId("locked-by")).toContainText("Ada");
   await item.click();
-  await expect(page.getByTestId("lock-banner")).toContainText(/locked by Ada until \d{4}-/);
+  // Who holds it, until when in local time and for how long: said once, never as a raw UTC stamp.
+  const banner = page.getByTestId("lock-banner");
+  await expect(banner).toContainText(
+    /Locked by Ada until \d{1,2}:\d{2}.* \(for (\d+ more minutes?|less than a minute)\)/,
+  );
+  await expect(banner).not.toContainText(/\d{4}-\d\d-\d\dT/);
   await expect(page.getByRole("button", { name: "Accept a", exact: true })).toBeDisabled();
   await page.keyboard.press("a");
-  await expect(page.getByTestId("review-error")).toContainText("locked by Ada");
+  await expect(page.getByTestId("lock-nudge")).toHaveText("Accept (a) waits for the lock.");
+  await expect(page.getByTestId("review-error")).toHaveCount(0);
+  await expect(page.getByText(/locked by Ada/i)).toHaveCount(1);
   await expect(page.getByTestId("annotation-status")).toHaveText("pending");
+  await page.screenshot({ path: "test-results/annotation-locked.png" });
   // Grace leaves the site with a trace open: the page frees it as it goes, without waiting for the lock to expire.
   await page.keyboard.press("j");
   await expect(page.getByTestId("lock-banner")).toContainText("You have this trace until");
@@ -75,6 +83,36 @@ test.describe("annotator corrects teacher reasoning traces", () => {
     await expect(page.getByRole("dialog", { name: "Keyboard shortcuts" })).toBeVisible();
     await page.keyboard.press("Escape");
     await expect(page.getByRole("dialog", { name: "Keyboard shortcuts" })).toHaveCount(0);
+
+    // Each queue row and the review header say which task the step belongs to.
+    const instruction = (await page.getByTestId("task-instruction").textContent()) ?? "";
+    expect(instruction.length).toBeGreaterThan(0);
+    await expect(current(page).getByTestId("queue-item-instruction")).toHaveAttribute("title", instruction);
+    await expect(current(page).getByTestId("queue-item-instruction")).not.toBeEmpty();
+    await expect(page.getByTestId("review-instruction")).toHaveAttribute("title", instruction);
+    expect(
+      instruction.startsWith(
+        ((await page.getByTestId("review-instruction").textContent()) ?? "").replace(/…$/, ""),
+      ),
+    ).toBe(true);
+    const rows = page.getByTestId("queue-item-instruction");
+    expect(await rows.count()).toBe(pendingBefore);
+
+    // Keys that can do nothing here say why, without asking the server.
+    const reviewCalls: string[] = [];
+    page.on("request", (request) => {
+      if (request.url().includes("annotations.review")) reviewCalls.push(request.url());
+    });
+    await page.keyboard.press("u");
+    await expect(page.getByTestId("review-notice")).toContainText("This trace is already pending");
+    await expect(page.getByTestId("review-error")).toHaveCount(0);
+    await expect(page.getByTestId("annotation-status")).toHaveText("pending");
+    await page.keyboard.press("x");
+    await expect(page.getByTestId("export-notice")).toContainText(
+      "only reviewed traces (accepted or edited) are exported. Switch to Accepted (2), Edited (3) or All (5).",
+    );
+    expect(reviewCalls).toEqual([]);
+    await page.screenshot({ path: "test-results/annotation-notices.png" });
 
     // Go to the second trace and correct it.
     await page.keyboard.press("j");

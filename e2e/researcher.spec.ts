@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import { expect, type Page, test } from "@playwright/test";
 
 /** The demo DreamGym run is queued on a fresh start; the worker writes its synthetic episodes within a minute. */
@@ -55,6 +56,16 @@ test.describe("researcher debugs a hallucinated transition", () => {
     await page.getByLabel("Run").selectOption((await runOption.getAttribute("value")) ?? "");
     await expect(page).toHaveURL(/run=.+&source=synthetic|source=synthetic&run=/);
     await expect(page.getByTestId("fidelity-next-state-differs")).toHaveText(/^\d+\.\d%$/);
+    // The figures say what they measure: along the run's episodes (closed loop), and beside that the steps still
+    // on the real path, the ones comparable with the README's teacher-forced table.
+    const fidelity = page.getByTestId("run-fidelity");
+    await expect(fidelity.getByText("validity agreement (closed loop)")).toBeVisible();
+    await expect(page.getByTestId("fidelity-validity-agreement")).toHaveText(/^\d+\.\d%$/);
+    await expect(page.getByTestId("fidelity-on-path-validity-agreement")).toHaveText(
+      /^\d+\.\d% on the real path$/,
+    );
+    await expect(page.getByTestId("fidelity-scope")).toContainText("closed loop");
+    await expect(page.getByTestId("fidelity-scope")).toHaveAttribute("title", /teacher-forced/);
 
     await page.getByRole("table", { name: "Trajectories" }).getByRole("link").first().click();
     await expect(page.getByTestId("episode-position")).toHaveText(/^Episode 1 of \d+$/);
@@ -86,19 +97,32 @@ test.describe("researcher debugs a hallucinated transition", () => {
     await page.keyboard.press("Escape");
     await expect(page.getByRole("dialog", { name: "Keyboard shortcuts" })).toHaveCount(0);
     await page.screenshot({ path: "docs/screenshots/step-diff.png", fullPage: true });
+    // A return that is not exactly 1 never reads as 1.00.
+    const returned = page.getByTestId("return");
+    if (Number(await returned.getAttribute("data-value")) !== 1)
+      await expect(returned).not.toHaveText("return 1.00");
 
     // Flag it with a note; keys typed into the note are not shortcuts.
     const position = (await page.getByTestId("step-position").textContent()) ?? "";
     const instruction = (await page.getByTestId("instruction").textContent()) ?? "";
     const url = page.url();
+    const realText = (await page.getByTestId("diff-real").textContent()) ?? "";
     await page.keyboard.press("f");
     const note = page.getByLabel("Flag note");
     await expect(note).toBeFocused();
     await note.pressSequentially("predicted results list products the real search never returns (j n k p)");
     await expect(page.getByTestId("step-position")).toHaveText(position);
     expect(page.url()).toBe(url);
+    // A flag has a category and an author: the reviewer's name, asked once and kept in the browser.
+    await page.getByLabel("Flag category").selectOption({ label: "hallucinated element" });
+    await page.screenshot({ path: "test-results/flag-form.png", fullPage: true });
+    await page.getByRole("button", { name: "Flag step" }).click();
+    await expect(page.getByTestId("flag-name-missing")).toContainText("Enter your name");
+    await page.getByLabel("Your name").fill("Rae");
     await page.getByRole("button", { name: "Flag step" }).click();
     await expect(page.getByTestId("flag-banner")).toContainText("Flagged as hallucinated");
+    await expect(page.getByTestId("flag-category")).toHaveText("hallucinated element");
+    await expect(page.getByTestId("flag-author")).toHaveText("Rae");
     await expect(page.getByTestId("flag-note")).toHaveText(
       "predicted results list products the real search never returns (j n k p)",
     );
@@ -125,7 +149,43 @@ test.describe("researcher debugs a hallucinated transition", () => {
     ).toHaveText("1");
     const row = page.getByRole("row").filter({ hasText: "real search never returns" });
     await expect(row).toContainText(instruction);
+    await expect(row.getByTestId("flagged-category")).toHaveText("hallucinated element");
+    await expect(row.getByTestId("flagged-author")).toHaveText("by Rae");
     await page.screenshot({ path: "docs/screenshots/flagged.png", fullPage: true });
+
+    // Filters by author and category, kept in the URL; the export downloads what they select.
+    await page.getByLabel("Category").selectOption({ label: "wrong done" });
+    await expect(page.getByTestId("flagged-count")).toHaveText("0 flagged steps");
+    await page.getByLabel("Category").selectOption({ label: "hallucinated element" });
+    await page.getByLabel("Author").selectOption("Rae");
+    await expect(page).toHaveURL(/category=hallucinated-element/);
+    await expect(page).toHaveURL(/author=Rae/);
+    await expect(page.getByTestId("flagged-count")).toHaveText("1 flagged step");
+    await page.reload();
+    await expect(page.getByLabel("Author")).toHaveValue("Rae");
+    await expect(page.getByTestId("flagged-count")).toHaveText("1 flagged step");
+    const downloading = page.waitForEvent("download");
+    await page.getByRole("link", { name: /Export regression cases/ }).click();
+    const download = await downloading;
+    expect(download.suggestedFilename()).toMatch(/^dreamgym-flagged-hallucinated-element-Rae-.*\.jsonl$/);
+    const cases = fs
+      .readFileSync((await download.path()) ?? "", "utf8")
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line));
+    expect(cases).toHaveLength(1);
+    expect(cases[0]).toMatchObject({
+      instruction,
+      stepIndex: Number(position.split(" ")[1]) - 1,
+      predicted: { nextState: predicted },
+      real: { nextState: realText },
+      category: "hallucinated-element",
+      note: "predicted results list products the real search never returns (j n k p)",
+      author: "Rae",
+    });
+    expect(cases[0].history).toHaveLength(cases[0].stepIndex);
+    await page.goto("/flagged");
+    await expect(page.getByTestId("flagged-count")).toHaveText("1 flagged step");
     await page.getByLabel("Domain").selectOption("household");
     await expect(page.getByTestId("flagged-count")).toHaveText("0 flagged steps");
     await page.getByLabel("Domain").selectOption("shop");

@@ -11,8 +11,13 @@ test.describe("researcher steps through an imported trajectory", () => {
     // Imported web-navigation logs sit beside the seeded shop and household data; narrow to them.
     await page.getByLabel("Domain").selectOption("web");
     await expect(page.getByTestId("trajectory-count")).toHaveText("6 trajectories");
-    await page.getByLabel("Search instructions").fill("Subscribe");
-    await page.getByLabel("Search instructions").press("Enter");
+    // The search applies as one types, without Enter, and lives in the URL like the other filters.
+    const search = page.getByLabel("Search instructions");
+    await search.pressSequentially("Subscribe", { delay: 40 });
+    await expect(page).toHaveURL(/[?&]q=Subscribe(&|$)/);
+    await expect(page.getByTestId("trajectory-count")).toHaveText("2 trajectories");
+    await page.reload();
+    await expect(search).toHaveValue("Subscribe");
     await expect(page.getByTestId("trajectory-count")).toHaveText("2 trajectories");
     const row = page.getByRole("row").filter({ hasText: "human" });
     await row.getByRole("link", { name: /Subscribe to the newsletter/ }).click();
@@ -25,6 +30,18 @@ test.describe("researcher steps through an imported trajectory", () => {
     );
     await expect(page.getByTestId("next-state")).toContainText("[link] Newsletter Subscriptions");
     await expect(page.getByTestId("reward")).toHaveText("reward 0");
+    // An offline step is what the environment did: "f" opens no note form but says why.
+    await page.keyboard.press("f");
+    await expect(page.getByTestId("flag-unavailable")).toContainText("this is an offline step");
+    await expect(page.getByTestId("flag-unavailable")).toContainText("Only synthetic steps");
+    await page.screenshot({ path: "test-results/flag-unavailable.png" });
+    await expect(page.getByLabel("Flag note")).toHaveCount(0);
+    await page.getByRole("button", { name: "Dismiss" }).click();
+    await expect(page.getByTestId("flag-unavailable")).toHaveCount(0);
+    // The button is aria-disabled, yet pressable (Playwright would wait for it to be enabled): it says why too.
+    await page.getByRole("button", { name: /Flag as hallucinated/ }).click({ force: true });
+    await expect(page.getByTestId("flag-unavailable")).toBeVisible();
+    await expect(page.getByLabel("Flag note")).toHaveCount(0);
 
     await page.keyboard.press("ArrowRight");
     await expect(page.getByTestId("step-position")).toHaveText("Step 2 of 4");

@@ -57,3 +57,16 @@ export type TrajectorySource = z.infer<typeof TrajectorySource>;
 export const TRAJECTORY_PURPOSES = ["data", "train", "eval"] as const;
 export const TrajectoryPurpose = z.enum(TRAJECTORY_PURPOSES);
 export type TrajectoryPurpose = z.infer<typeof TrajectoryPurpose>;
+
+/** Why a researcher flagged a synthetic step: what the experience model got wrong. */
+export const FLAG_CATEGORIES = ["hallucinated-element", "wrong-reward", "wrong-done", "other"] as const;
+export const FlagCategory = z.enum(FLAG_CATEGORIES);
+export type FlagCategory = z.infer<typeof FlagCategory>;
+
+/** How a flag category reads in the UI and in the flagged-step export. */
+export const FLAG_CATEGORY_LABELS: Record<FlagCategory, string> = {
+  "hallucinated-element": "hallucinated element",
+  "wrong-reward": "wrong reward",
+  "wrong-done": "wrong done",
+  other: "other",
+};

@@ -68,7 +68,7 @@ export async function whyNotOurs(
   return new AnnotationError(
     "CONFLICT",
     row.lockedBy === author && row.lockExpiresAt
-      ? `Your lock on this trace expired at ${row.lockExpiresAt.toISOString()}; open it again to review it`
+      ? "Your lock on this trace expired; open it again to review it"
       : "You do not hold the lock on this trace; open it to review it",
   );
 }

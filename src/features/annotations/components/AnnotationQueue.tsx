@@ -4,12 +4,12 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useRouter, useSearchParams } from "next/navigation";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { type CheatsheetEntry, ShortcutCheatsheet } from "@/features/shared/components/ShortcutCheatsheet";
+import { useReviewerName } from "@/features/shared/lib/reviewerName";
 import { useKeyboardShortcuts } from "@/features/shared/useKeyboardShortcuts";
-import type { AnnotationFilter } from "@/shared/annotationFilter";
-import type { ReviewAction } from "@/shared/enums";
+import { type AnnotationFilter, exportStatuses } from "@/shared/annotationFilter";
+import { REVIEWED_STATUSES, type ReviewAction } from "@/shared/enums";
 import { useTRPC } from "@/trpc/react";
 import styles from "../annotations.module.css";
-import { useAnnotatorName } from "../lib/annotatorName";
 import { queueQuery, readQueueParams, STATUS_TABS } from "../lib/queueParams";
 import { useItemLock } from "../lib/useItemLock";
 import { AnnotatorGate, WhoAmI } from "./AnnotatorGate";
@@ -34,6 +34,32 @@ const CHEATSHEET: CheatsheetEntry[] = [
   { keys: ["?"], description: "show or hide this cheatsheet" },
 ];
 
+/** How a review action is named when the queue says why it did nothing. */
+const ACTION_NAMES: Record<ReviewAction, string> = {
+  accept: "Accept (a)",
+  edit: "Edit (e)",
+  reject: "Reject (r)",
+  reopen: "Reopen (u)",
+};
+
+/** A message under the review header: a plain answer to a key that did nothing, or a refusal from the server. */
+interface Notice {
+  tone: "info" | "error";
+  text: string;
+}
+
+/** Why the export (x or the button) has nothing to download under these filters. */
+function nothingToExport(filter: AnnotationFilter, records: number | undefined): string {
+  const tab = STATUS_TABS.find((t) => t.value === filter.status)?.label ?? filter.status;
+  const switchTo = STATUS_TABS.map((t, i) => ({ ...t, key: i + 1 }))
+    .filter((t) => t.value === "all" || (REVIEWED_STATUSES as readonly string[]).includes(t.value))
+    .map((t) => `${t.label} (${t.key})`);
+  if (exportStatuses(filter.status).length === 0)
+    return `Nothing to export on the ${tab} tab: only reviewed traces (${REVIEWED_STATUSES.join(" or ")}) are exported. Switch to ${switchTo.slice(0, -1).join(", ")} or ${switchTo.at(-1)}.`;
+  if (records === undefined) return "Still counting what the export holds; try again in a moment.";
+  return `Nothing to export: no ${REVIEWED_STATUSES.join(" or ")} traces under these filters yet.`;
+}
+
 /** Lists and counts refresh on their own: the teacher job adds traces, other annotators take and review them. */
 const REFRESH_MS = 10_000;
 
@@ -47,7 +73,7 @@ export function AnnotationQueue() {
   const router = useRouter();
   const params = useSearchParams();
   const filter = useMemo(() => readQueueParams(new URLSearchParams(params.toString())), [params]);
-  const [name, setName] = useAnnotatorName();
+  const [name, setName] = useReviewerName();
   const me = name || null;
 
   const list = useQuery({ ...trpc.annotations.list.queryOptions(filter), refetchInterval: REFRESH_MS });
@@ -99,13 +125,20 @@ export function AnnotationQueue() {
   }, [items, index, queryClient, trpc]);
 
   const [draft, setDraft] = useState<string | null>(null);
-  const [notice, setNotice] = useState<string | null>(null);
+  const [notice, setNotice] = useState<Notice | null>(null);
+  const [lockNudge, setLockNudge] = useState<string | null>(null);
+  const [exportNotice, setExportNotice] = useState<string | null>(null);
   const [cheatsheet, setCheatsheet] = useState(false);
   // biome-ignore lint/correctness/useExhaustiveDependencies: a draft and a notice belong to the trace they began on
   useEffect(() => {
     setDraft(null);
     setNotice(null);
+    setLockNudge(null);
   }, [selectedId]);
+  // Once the lock is ours, "waits for the lock" no longer holds.
+  useEffect(() => {
+    if (lock.state.kind === "held") setLockNudge(null);
+  }, [lock.state.kind]);
 
   const review = useMutation(
     trpc.annotations.review.mutationOptions({
@@ -114,8 +147,12 @@ export function AnnotationQueue() {
         setNotice(null);
       },
       onError: (error) => {
-        setNotice(error.message);
-        if (error.data?.code === "CONFLICT") lock.retake();
+        if (error.data?.code === "CONFLICT") {
+          lock.retake();
+          // Someone else has the trace: the lock banner is about to say who and until when; once is enough.
+          if (error.data.lock) return setNotice(null);
+        }
+        setNotice({ tone: "error", text: error.message });
       },
       onSettled: () => queryClient.invalidateQueries({ queryKey: trpc.annotations.pathKey() }),
     }),
@@ -123,14 +160,17 @@ export function AnnotationQueue() {
 
   const act = (action: ReviewAction) => {
     if (!item || !me || review.isPending) return;
+    // Nothing to ask the server: a pending trace has nothing to reopen, whoever holds it.
+    if (action === "reopen" && item.status === "pending")
+      return setNotice({
+        tone: "info",
+        text: "This trace is already pending: there is nothing to reopen. Reopen (u) puts an accepted, edited or rejected trace back in the queue.",
+      });
     if (lock.state.kind !== "held") {
-      setNotice(
-        lock.state.kind === "locked" ? lock.state.message : "The lock on this trace is not yours yet",
-      );
-      return;
+      setNotice(null);
+      return setLockNudge(ACTION_NAMES[action]);
     }
     if (action === "edit") return setDraft(item.correction ?? item.teacherText);
-    if (action === "reopen" && item.status === "pending") return setNotice("This trace is already pending");
     review.mutate({ id: item.id, author: me, action });
   };
   const save = () => {
@@ -144,10 +184,18 @@ export function AnnotationQueue() {
   };
   const setFilter = (next: AnnotationFilter) => {
     setSelectedId(null);
+    setExportNotice(null);
     const query = queueQuery(next);
     router.replace(query ? `/annotations?${query}` : "/annotations", { scroll: false });
   };
   const exportRef = useRef<HTMLAnchorElement | null>(null);
+  const exportable = (exportCount.data?.records ?? 0) > 0;
+  const exportNow = () => {
+    if (exportable) {
+      setExportNotice(null);
+      exportRef.current?.click();
+    } else setExportNotice(nothingToExport(filter, exportCount.data?.records));
+  };
 
   useKeyboardShortcuts(
     [
@@ -165,7 +213,7 @@ export function AnnotationQueue() {
       {
         keys: ["x"],
         description: "export",
-        run: () => ((exportCount.data?.records ?? 0) > 0 ? exportRef.current?.click() : undefined),
+        run: exportNow,
       },
       { keys: ["?"], description: "cheatsheet", run: () => setCheatsheet((open) => !open) },
       { keys: ["Escape"], description: "close", run: () => setCheatsheet(false) },
@@ -179,6 +227,8 @@ export function AnnotationQueue() {
       counts={counts.data}
       exportRecords={exportCount.data?.records}
       exportRef={exportRef}
+      exportNotice={exportNotice}
+      onExportUnavailable={exportNow}
       onFilter={setFilter}
     />
   );
@@ -232,12 +282,17 @@ export function AnnotationQueue() {
                   position={index + 1}
                   total={list.data?.total ?? items.length}
                   lock={lock.state}
+                  nudge={lockNudge}
                   busy={review.isPending}
                   onAction={act}
                 />
-                {notice ? (
+                {notice?.tone === "error" ? (
                   <div className="error" role="alert" data-testid="review-error">
-                    {notice}
+                    {notice.text}
+                  </div>
+                ) : notice ? (
+                  <div className={styles.notice} role="status" data-testid="review-notice">
+                    {notice.text}
                   </div>
                 ) : null}
                 <TraceReview

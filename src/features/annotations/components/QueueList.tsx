@@ -1,7 +1,9 @@
 "use client";
 
 import { useEffect, useRef } from "react";
+import { formatReward } from "@/features/shared/lib/formatReward";
 import styles from "../annotations.module.css";
+import { truncate } from "../lib/truncate";
 import type { QueueItem } from "../types";
 import { LockIcon } from "./LockIcon";
 
@@ -13,7 +15,13 @@ interface Props {
   onSelect: (id: string) => void;
 }
 
-/** The queue, oldest first; the current item stays in view as the keyboard moves through it. */
+/** A row shows this much of its task's instruction (the whole one is its tooltip). */
+const INSTRUCTION_CHARS = 70;
+
+/**
+ * The queue, oldest first; each row says which task's episode its step is from. The current item stays in view
+ * as the keyboard moves through it.
+ */
 export function QueueList({ items, total, selectedId, me, onSelect }: Props) {
   const current = useRef<HTMLButtonElement | null>(null);
   // biome-ignore lint/correctness/useExhaustiveDependencies: scroll when the selection moves
@@ -49,7 +57,7 @@ export function QueueList({ items, total, selectedId, me, onSelect }: Props) {
                 <span className={styles.itemTitle}>
                   <span>
                     {item.domain} · step {item.stepIndex + 1}
-                    {item.reward > 0 ? ` · reward ${Number(item.reward.toFixed(2))}` : ""}
+                    {item.reward > 0 ? ` · reward ${formatReward(item.reward, { trim: true })}` : ""}
                   </span>
                   {lockedByOther ? (
                     <span className={styles.lockTag} data-testid="locked-by">
@@ -58,6 +66,13 @@ export function QueueList({ items, total, selectedId, me, onSelect }: Props) {
                   ) : item.author ? (
                     <span>{item.author}</span>
                   ) : null}
+                </span>
+                <span
+                  className={styles.itemInstruction}
+                  title={item.instruction}
+                  data-testid="queue-item-instruction"
+                >
+                  {truncate(item.instruction, INSTRUCTION_CHARS)}
                 </span>
                 <span className={styles.itemAction}>{item.action}</span>
               </button>

@@ -12,11 +12,23 @@ interface Props {
   counts: QueueCounts | undefined;
   exportRecords: number | undefined;
   exportRef: RefObject<HTMLAnchorElement | null>;
+  /** Why the last export asked for (x or the button) had nothing to download. */
+  exportNotice: string | null;
+  /** The export was asked for while there is nothing to export: the queue says why. */
+  onExportUnavailable: () => void;
   onFilter: (filter: AnnotationFilter) => void;
 }
 
 /** Status tabs with their counts, the domain and teacher filters, and the export of what the filters select. */
-export function QueueToolbar({ filter, counts, exportRecords, exportRef, onFilter }: Props) {
+export function QueueToolbar({
+  filter,
+  counts,
+  exportRecords,
+  exportRef,
+  exportNotice,
+  onExportUnavailable,
+  onFilter,
+}: Props) {
   const exportable = (exportRecords ?? 0) > 0;
   return (
     <div className={styles.toolbar}>
@@ -83,9 +95,23 @@ export function QueueToolbar({ filter, counts, exportRecords, exportRef, onFilte
           download={exportable ? "" : undefined}
           aria-disabled={!exportable}
           title="Download the reviewed SFT dataset (JSONL) under these filters (x)"
+          onClick={(e) => {
+            if (exportable) return;
+            e.preventDefault();
+            onExportUnavailable();
+          }}
         >
           Export JSONL <kbd>x</kbd>
         </a>
+        {exportNotice ? (
+          <div
+            className={`${styles.notice} ${styles.exportNotice}`}
+            role="status"
+            data-testid="export-notice"
+          >
+            {exportNotice}
+          </div>
+        ) : null}
       </div>
     </div>
   );

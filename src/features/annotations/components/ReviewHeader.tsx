@@ -1,6 +1,7 @@
 import type { ReviewAction } from "@/shared/enums";
 import styles from "../annotations.module.css";
-import { clock } from "../lib/time";
+import { clock, describeLock } from "../lib/time";
+import { truncate } from "../lib/truncate";
 import type { LockState } from "../lib/useItemLock";
 import type { AnnotationDetail } from "../types";
 import { LockIcon } from "./LockIcon";
@@ -11,11 +12,25 @@ interface Props {
   position: number;
   total: number;
   lock: LockState;
+  /** A review key pressed without the lock: the banner, which says why, says so (once, not in a second box). */
+  nudge: string | null;
   busy: boolean;
   onAction: (action: ReviewAction) => void;
 }
 
-function LockBanner({ lock }: { lock: LockState }) {
+/** The header shows this much of the task's instruction; the step's context below shows all of it. */
+const INSTRUCTION_CHARS = 140;
+
+function Nudge({ nudge }: { nudge: string | null }) {
+  return nudge ? (
+    <strong data-testid="lock-nudge" style={{ marginLeft: 4 }}>
+      {nudge} waits for the lock.
+    </strong>
+  ) : null;
+}
+
+/** Who holds the trace on screen, said once, in local time: the queue never repeats it in an error box. */
+function LockBanner({ lock, nudge }: { lock: LockState; nudge: string | null }) {
   if (lock.kind === "held")
     return (
       <div className={`${styles.banner} ${styles.bannerHeld}`} data-testid="lock-banner">
@@ -25,26 +40,33 @@ function LockBanner({ lock }: { lock: LockState }) {
     );
   if (lock.kind === "locked")
     return (
-      <div className={`${styles.banner} ${styles.bannerLocked}`} data-testid="lock-banner">
+      <div className={`${styles.banner} ${styles.bannerLocked}`} data-testid="lock-banner" role="status">
         <LockIcon />
-        {lock.message}. You can read it; you can review it once they move on or the lock expires.
+        <span>
+          <strong>{describeLock(lock.holder, lock.until)}</strong>. You can read it; you can review it once
+          they move on or the lock expires.
+          <Nudge nudge={nudge} />
+        </span>
       </div>
     );
   if (lock.kind === "error")
     return (
-      <div className="error" data-testid="lock-banner">
+      <div className="error" data-testid="lock-banner" role="status">
         {lock.message}
+        <Nudge nudge={nudge} />
       </div>
     );
   return (
-    <div className={`${styles.banner} hint`} data-testid="lock-banner">
+    <div className={`${styles.banner} hint`} data-testid="lock-banner" role="status">
       Taking the lock…
+      <Nudge nudge={nudge} />
     </div>
   );
 }
 
 /** Where the item sits in the queue, its status and teacher, the review actions, and who holds it. */
-export function ReviewHeader({ item, position, total, lock, busy, onAction }: Props) {
+export function ReviewHeader({ item, position, total, lock, nudge, busy, onAction }: Props) {
+  const instruction = item.step.trajectory.task.instruction;
   const disabled = busy || lock.kind !== "held";
   return (
     <>
@@ -93,7 +115,10 @@ export function ReviewHeader({ item, position, total, lock, busy, onAction }: Pr
           </button>
         </div>
       </div>
-      <LockBanner lock={lock} />
+      <p className={styles.headInstruction} title={instruction} data-testid="review-instruction">
+        {truncate(instruction, INSTRUCTION_CHARS)}
+      </p>
+      <LockBanner lock={lock} nudge={nudge} />
     </>
   );
 }

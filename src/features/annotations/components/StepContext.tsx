@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { formatReward } from "@/features/shared/lib/formatReward";
 import styles from "../annotations.module.css";
 import type { AnnotationDetail } from "../types";
 
@@ -38,7 +39,7 @@ export function StepContext({ item }: { item: AnnotationDetail }) {
             <span>Next state</span>
             <span className="row" style={{ gap: 6, textTransform: "none", letterSpacing: 0 }}>
               <span className={`badge ${step.reward > 0 ? "good" : "muted"}`} data-testid="step-reward">
-                reward {Number(step.reward.toFixed(3))}
+                reward {formatReward(step.reward, { decimals: 3, trim: true })}
               </span>
               {step.done ? <span className="badge">done</span> : null}
               {step.valid ? null : <span className="badge bad">invalid action</span>}

@@ -13,7 +13,8 @@ export type LockState =
   | { kind: "none" }
   | { kind: "taking" }
   | { kind: "held"; until: Date }
-  | { kind: "locked"; message: string }
+  /** Someone else has it: who and until when, where the server said (the message otherwise). */
+  | { kind: "locked"; holder: string | null; until: Date | null; message: string }
   | { kind: "error"; message: string };
 
 /**
@@ -52,8 +53,7 @@ export function useItemLock(
         } catch (error) {
           if (!live) return;
           const message = error instanceof Error ? error.message : String(error);
-          const conflict = error instanceof TRPCClientError && error.data?.code === "CONFLICT";
-          setState(conflict ? { kind: "locked", message } : { kind: "error", message });
+          setState(lockStateOfError(error, message));
           timer = setTimeout(take, RETRY_MS);
         }
       });
@@ -72,6 +72,19 @@ export function useItemLock(
   }, [id, author, client, attempt]);
 
   return { state, retake: () => setAttempt((n) => n + 1) };
+}
+
+/** A refused take: someone else's lock (with who and until when) or another failure. */
+export function lockStateOfError(error: unknown, message: string): LockState {
+  if (!(error instanceof TRPCClientError) || error.data?.code !== "CONFLICT")
+    return { kind: "error", message };
+  const lock = (error.data as { lock?: { holder: string; until: string } | null }).lock;
+  return {
+    kind: "locked",
+    holder: lock?.holder ?? null,
+    until: lock ? new Date(lock.until) : null,
+    message,
+  };
 }
 
 /**

@@ -6,8 +6,11 @@ import { useRouter, useSearchParams } from "next/navigation";
 import { useEffect, useMemo, useState } from "react";
 import { FlagButton } from "@/features/flags/components/FlagButton";
 import { FlagPanel } from "@/features/flags/components/FlagPanel";
+import { FlagUnavailable } from "@/features/flags/components/FlagUnavailable";
+import { flagUnavailableReason } from "@/features/flags/lib/flaggable";
 import { OutcomeBadge, SourceBadge } from "@/features/shared/components/Badges";
 import { type CheatsheetEntry, ShortcutCheatsheet } from "@/features/shared/components/ShortcutCheatsheet";
+import { formatReward } from "@/features/shared/lib/formatReward";
 import { realAnswerOf, verdictOf } from "@/features/shared/lib/realAnswer";
 import { useKeyboardShortcuts } from "@/features/shared/useKeyboardShortcuts";
 import { useTRPC } from "@/trpc/react";
@@ -25,7 +28,7 @@ const CHEATSHEET: CheatsheetEntry[] = [
   { keys: ["Home", "End"], description: "first / last step" },
   { keys: ["n", "Shift+→"], description: "next episode in the list" },
   { keys: ["p", "Shift+←"], description: "previous episode in the list" },
-  { keys: ["f"], description: "flag the step as hallucinated (or edit its note)" },
+  { keys: ["f"], description: "flag the step as hallucinated (or edit its note); synthetic steps only" },
   { keys: ["?"], description: "show or hide this cheatsheet" },
   { keys: ["Esc"], description: "close" },
 ];
@@ -58,6 +61,8 @@ export function EpisodeStepper({ id }: { id: string }) {
   const [requested, setRequested] = useState(() => Math.max(0, Number(params.get("step") ?? 0) || 0));
   const current = Math.min(requested, last);
   const [flagEditing, setFlagEditing] = useState(false);
+  // Shown after "f" (or the button) on a step that holds no prediction: the key is never silently ignored.
+  const [flagRefused, setFlagRefused] = useState(false);
   const [cheatsheet, setCheatsheet] = useState(false);
 
   const verdicts = useMemo(() => steps.map((s) => verdictOf(s)), [steps]);
@@ -74,7 +79,10 @@ export function EpisodeStepper({ id }: { id: string }) {
 
   // A half-written note belongs to the step it was started on.
   // biome-ignore lint/correctness/useExhaustiveDependencies: reset on every step change
-  useEffect(() => setFlagEditing(false), [current]);
+  useEffect(() => {
+    setFlagEditing(false);
+    setFlagRefused(false);
+  }, [current]);
 
   const previousId = adjacent.data?.previousId ?? null;
   const nextId = adjacent.data?.nextId ?? null;
@@ -86,6 +94,12 @@ export function EpisodeStepper({ id }: { id: string }) {
 
   const move = (to: (index: number) => number) =>
     setRequested((index) => Math.min(Math.max(0, to(Math.min(index, last))), last));
+  const flagUnavailable = query.data ? flagUnavailableReason(query.data.source) : null;
+  const openFlag = () => {
+    if (steps.length === 0) return;
+    if (flagUnavailable) setFlagRefused(true);
+    else setFlagEditing(true);
+  };
   const openEpisode = (other: string | null) => {
     if (other) router.push(episodeHref(other, carried));
   };
@@ -105,7 +119,7 @@ export function EpisodeStepper({ id }: { id: string }) {
     { keys: ["End"], description: "last step", run: () => move(() => last) },
     { keys: ["n"], description: "next episode", run: () => openEpisode(nextId) },
     { keys: ["p"], description: "previous episode", run: () => openEpisode(previousId) },
-    { keys: ["f"], description: "flag", run: () => steps.length > 0 && setFlagEditing(true) },
+    { keys: ["f"], description: "flag", run: openFlag },
     { keys: ["?"], description: "cheatsheet", run: () => setCheatsheet((open) => !open) },
     {
       keys: ["Escape"],
@@ -113,6 +127,7 @@ export function EpisodeStepper({ id }: { id: string }) {
       run: () => {
         setCheatsheet(false);
         setFlagEditing(false);
+        setFlagRefused(false);
       },
     },
   ]);
@@ -133,7 +148,9 @@ export function EpisodeStepper({ id }: { id: string }) {
         <SourceBadge source={t.source} />
         {t.policy ? <span className="mono">{t.policy}</span> : null}
         <OutcomeBadge success={t.success} />
-        <span>return {t.totalReward.toFixed(2)}</span>
+        <span data-testid="return" data-value={t.totalReward}>
+          return {formatReward(t.totalReward)}
+        </span>
         {t.run ? (
           <span>
             run <Link href={`/trajectories?run=${encodeURIComponent(t.run.id)}`}>{t.run.name}</Link> ·
@@ -168,7 +185,7 @@ export function EpisodeStepper({ id }: { id: string }) {
             </button>
           </span>
         </div>
-        {step ? <FlagButton flagged={step.flagged} onOpen={() => setFlagEditing(true)} /> : null}
+        {step ? <FlagButton flagged={step.flagged} unavailable={flagUnavailable} onOpen={openFlag} /> : null}
       </div>
       <StepDots steps={steps} differs={differs} current={current} onSelect={(i) => move(() => i)} />
       {differs.some(Boolean) || steps.some((s) => s.flagged) ? (
@@ -190,6 +207,9 @@ export function EpisodeStepper({ id }: { id: string }) {
 
       {step ? (
         <>
+          {flagRefused && flagUnavailable ? (
+            <FlagUnavailable reason={flagUnavailable} onClose={() => setFlagRefused(false)} />
+          ) : null}
           <FlagPanel
             key={step.id}
             trajectoryId={t.id}

@@ -1,11 +1,12 @@
 import { useMemo } from "react";
 import { DiffText } from "@/features/shared/components/DiffText";
+import { formatReward } from "@/features/shared/lib/formatReward";
 import type { RealAnswer, Verdict } from "@/features/shared/lib/realAnswer";
 import styles from "../episodes.module.css";
 import { diffStates } from "../lib/stepDiff";
 import type { EpisodeStep } from "../types";
 
-const fmt = (x: number) => String(Number(x.toFixed(3)));
+const fmt = (x: number) => formatReward(x, { decimals: 3, trim: true });
 const yesNo = (b: boolean) => (b ? "yes" : "no");
 
 interface Props {

@@ -6,6 +6,7 @@ import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useMemo } from "react";
 import { RunFidelity } from "@/features/flags/components/RunFidelity";
 import { OutcomeBadge, SourceBadge } from "@/features/shared/components/Badges";
+import { formatReward } from "@/features/shared/lib/formatReward";
 import { useTRPC } from "@/trpc/react";
 import styles from "../episodes.module.css";
 import { episodeHref, filterQuery, readExplorerParams } from "../lib/explorerParams";
@@ -90,7 +91,7 @@ export function TrajectoryList() {
                   </span>
                 ) : null}
               </td>
-              <td>{t.totalReward.toFixed(2)}</td>
+              <td>{formatReward(t.totalReward)}</td>
               <td>
                 <OutcomeBadge success={t.success} />
               </td>

@@ -1,28 +1,54 @@
 "use client";
 
 import { useState } from "react";
+import { useReviewerName } from "@/features/shared/lib/reviewerName";
+import { FLAG_CATEGORIES, FLAG_CATEGORY_LABELS, FlagCategory } from "@/shared/enums";
 import styles from "../flags.module.css";
 import { useFlagMutations } from "./useFlagMutations";
 
 interface Props {
   trajectoryId: string;
-  step: { id: string; flagged: boolean; flagNote: string | null; flaggedAt: Date | null };
+  step: {
+    id: string;
+    flagged: boolean;
+    flagNote: string | null;
+    flagCategory: string | null;
+    flagAuthor: string | null;
+    flaggedAt: Date | null;
+  };
   editing: boolean;
   onEditingChange: (editing: boolean) => void;
 }
 
+const categoryOf = (value: string | null): FlagCategory => {
+  const parsed = FlagCategory.safeParse(value);
+  return parsed.success ? parsed.data : "hallucinated-element";
+};
+
 /**
- * A step's flag: the form to flag it as a hallucinated transition with a note, or, once flagged, the note with
- * the way to change or withdraw it.
+ * A step's flag: the form to flag it as a hallucinated transition with a category and a note, signed with the
+ * reviewer's name (the one the annotation queue asks for), or, once flagged, the flag with the way to change or
+ * withdraw it.
  */
 export function FlagPanel({ trajectoryId, step, editing, onEditingChange }: Props) {
   const { flag, unflag } = useFlagMutations(trajectoryId);
+  const [name, setName] = useReviewerName();
+  const [nameDraft, setNameDraft] = useState("");
   const [note, setNote] = useState(step.flagNote ?? "");
+  const [category, setCategory] = useState<FlagCategory>(categoryOf(step.flagCategory));
+  const [missingName, setMissingName] = useState(false);
   const error = flag.error ?? unflag.error;
 
   if (editing) {
-    const submit = () =>
-      flag.mutate({ id: step.id, note: note.trim() }, { onSuccess: () => onEditingChange(false) });
+    const submit = () => {
+      const author = name || nameDraft.trim();
+      if (!author) return setMissingName(true);
+      if (!name) setName(author);
+      flag.mutate(
+        { id: step.id, note: note.trim(), category, author },
+        { onSuccess: () => onEditingChange(false) },
+      );
+    };
     return (
       <form
         className={styles.form}
@@ -32,6 +58,45 @@ export function FlagPanel({ trajectoryId, step, editing, onEditingChange }: Prop
           submit();
         }}
       >
+        <div className={styles.formRow}>
+          <label className="field">
+            What is wrong?
+            <select
+              aria-label="Flag category"
+              value={category}
+              onChange={(e) => setCategory(categoryOf(e.target.value))}
+            >
+              {FLAG_CATEGORIES.map((c) => (
+                <option key={c} value={c}>
+                  {FLAG_CATEGORY_LABELS[c]}
+                </option>
+              ))}
+            </select>
+          </label>
+          {name ? (
+            <span className="hint" data-testid="flag-as">
+              flagging as <strong>{name}</strong>{" "}
+              <button type="button" className="hint" style={{ padding: "0 6px" }} onClick={() => setName("")}>
+                change
+              </button>
+            </span>
+          ) : (
+            <label className="field">
+              Your name
+              <input
+                type="text"
+                aria-label="Your name"
+                maxLength={64}
+                placeholder="e.g. Ada Lovelace"
+                value={nameDraft}
+                onChange={(e) => {
+                  setNameDraft(e.target.value);
+                  setMissingName(false);
+                }}
+              />
+            </label>
+          )}
+        </div>
         <label className="field">
           What is hallucinated in this transition?
           <textarea
@@ -51,7 +116,7 @@ export function FlagPanel({ trajectoryId, step, editing, onEditingChange }: Prop
         </label>
         <div className={styles.actions}>
           <button type="submit" className={styles.danger} disabled={flag.isPending}>
-            {step.flagged ? "Save note" : "Flag step"}
+            {step.flagged ? "Save flag" : "Flag step"}
           </button>
           <button type="button" onClick={() => onEditingChange(false)}>
             Cancel
@@ -60,6 +125,12 @@ export function FlagPanel({ trajectoryId, step, editing, onEditingChange }: Prop
             <kbd>Ctrl</kbd>+<kbd>Enter</kbd> to save · <kbd>Esc</kbd> to cancel
           </span>
         </div>
+        {missingName ? (
+          <div className="error" role="alert" data-testid="flag-name-missing">
+            Enter your name: a flag records who made it (kept in this browser, the same name the annotation
+            queue uses).
+          </div>
+        ) : null}
         {error ? <div className="error">{error.message}</div> : null}
       </form>
     );
@@ -70,7 +141,18 @@ export function FlagPanel({ trajectoryId, step, editing, onEditingChange }: Prop
     <div className={styles.banner} data-testid="flag-banner">
       <div>
         <span className={styles.bannerTitle}>⚑ Flagged as hallucinated</span>
-        {step.flaggedAt ? <span className="hint">{step.flaggedAt.toLocaleString()}</span> : null}
+        <span className="badge bad" data-testid="flag-category">
+          {FLAG_CATEGORY_LABELS[categoryOf(step.flagCategory)]}
+        </span>{" "}
+        <span className="hint">
+          {step.flagAuthor ? (
+            <>
+              by <strong data-testid="flag-author">{step.flagAuthor}</strong>
+              {step.flaggedAt ? " · " : ""}
+            </>
+          ) : null}
+          {step.flaggedAt ? step.flaggedAt.toLocaleString() : null}
+        </span>
         <div className={styles.note} data-testid="flag-note">
           {step.flagNote ?? <span className="hint">no note</span>}
         </div>
@@ -80,10 +162,11 @@ export function FlagPanel({ trajectoryId, step, editing, onEditingChange }: Prop
           type="button"
           onClick={() => {
             setNote(step.flagNote ?? "");
+            setCategory(categoryOf(step.flagCategory));
             onEditingChange(true);
           }}
         >
-          Edit note
+          Edit flag
         </button>
         <button type="button" disabled={unflag.isPending} onClick={() => unflag.mutate({ id: step.id })}>
           Unflag

@@ -4,7 +4,10 @@ import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { SourceBadge } from "@/features/shared/components/Badges";
+import { formatReward } from "@/features/shared/lib/formatReward";
 import { verdictOf } from "@/features/shared/lib/realAnswer";
+import { FLAG_CATEGORIES, FLAG_CATEGORY_LABELS, FlagCategory } from "@/shared/enums";
+import { type FlaggedFilter, flaggedFilterQuery } from "@/shared/flaggedFilter";
 import { useTRPC } from "@/trpc/react";
 import styles from "../flags.module.css";
 import { RunFidelity } from "./RunFidelity";
@@ -13,7 +16,16 @@ const PAGE_SIZE = 50;
 /** Without a run filter, the figures of this many of the newest runs are shown. */
 const RUNS_SHOWN = 3;
 
-/** Steps flagged as hallucinated, filtered by run and domain (in the URL), each opening where it happened. */
+/** The flagged steps under these filters as JSONL regression cases for the experience model. */
+export function flaggedExportHref(filter: FlaggedFilter): string {
+  const query = flaggedFilterQuery(filter).toString();
+  return `/api/flagged/export${query ? `?${query}` : ""}`;
+}
+
+/**
+ * Steps flagged as hallucinated, filtered by run, domain, author and category (in the URL), each opening where it
+ * happened; the filtered list downloads as regression cases.
+ */
 export function FlaggedSteps() {
   const trpc = useTRPC();
   const router = useRouter();
@@ -21,14 +33,22 @@ export function FlaggedSteps() {
   const params = useSearchParams();
   const runId = params.get("run") || undefined;
   const domain = params.get("domain") || undefined;
+  const author = params.get("author") || undefined;
+  const parsedCategory = FlagCategory.safeParse(params.get("category"));
+  const category = parsedCategory.success ? parsedCategory.data : undefined;
+  const filter: FlaggedFilter = {
+    ...(runId ? { runId } : {}),
+    ...(domain ? { domain } : {}),
+    ...(author ? { author } : {}),
+    ...(category ? { category } : {}),
+  };
   const page = Math.max(0, Number(params.get("page") ?? 0) || 0);
 
   const runs = useQuery(trpc.trajectories.runOptions.queryOptions());
   const facets = useQuery(trpc.trajectories.facets.queryOptions());
   const list = useQuery(
     trpc.steps.flagged.queryOptions({
-      ...(runId ? { runId } : {}),
-      ...(domain ? { domain } : {}),
+      ...filter,
       page,
       pageSize: PAGE_SIZE,
     }),
@@ -77,9 +97,53 @@ export function FlaggedSteps() {
             ))}
           </select>
         </label>
+        <label className="field">
+          Author
+          <select
+            aria-label="Author"
+            value={author ?? ""}
+            onChange={(e) => setParam("author", e.target.value)}
+          >
+            <option value="">anyone</option>
+            {author && !list.data?.authors.includes(author) ? <option value={author}>{author}</option> : null}
+            {(list.data?.authors ?? []).map((a) => (
+              <option key={a} value={a}>
+                {a}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="field">
+          Category
+          <select
+            aria-label="Category"
+            value={category ?? ""}
+            onChange={(e) => setParam("category", e.target.value)}
+          >
+            <option value="">all categories</option>
+            {FLAG_CATEGORIES.map((c) => (
+              <option key={c} value={c}>
+                {FLAG_CATEGORY_LABELS[c]}
+              </option>
+            ))}
+          </select>
+        </label>
         <span className="hint" data-testid="flagged-count">
           {list.isLoading ? "loading…" : `${total} flagged step${total === 1 ? "" : "s"}`}
         </span>
+        <a
+          className={`button ${styles.exportButton}`}
+          href={total > 0 ? flaggedExportHref(filter) : undefined}
+          download={total > 0 ? "" : undefined}
+          aria-disabled={total === 0}
+          title={
+            total > 0
+              ? "Download these flagged steps as JSONL regression cases for the experience model"
+              : "No flagged step under these filters to export"
+          }
+        >
+          Export regression cases (JSONL)
+        </a>
       </div>
 
       {shownRuns.map((id) => (
@@ -92,7 +156,7 @@ export function FlaggedSteps() {
           <tr>
             <th>Step</th>
             <th>Episode</th>
-            <th>Note</th>
+            <th>Flag</th>
             <th>Against the real answer</th>
             <th>Flagged</th>
             <th />
@@ -131,12 +195,25 @@ export function FlaggedSteps() {
                     ) : null}
                   </div>
                 </td>
-                <td className={styles.noteCell}>{s.flagNote ?? <span className="hint">no note</span>}</td>
+                <td className={styles.noteCell}>
+                  <div className="row" style={{ gap: 6 }}>
+                    <span className="badge bad" data-testid="flagged-category">
+                      {FLAG_CATEGORY_LABELS[FlagCategory.safeParse(s.flagCategory).data ?? "other"]}
+                    </span>
+                    {s.flagAuthor ? (
+                      <span className="hint" data-testid="flagged-author">
+                        by {s.flagAuthor}
+                      </span>
+                    ) : null}
+                  </div>
+                  <div style={{ marginTop: 4 }}>{s.flagNote ?? <span className="hint">no note</span>}</div>
+                </td>
                 <td>
                   {verdict ? (
                     <span className="hint">
                       state {verdict.state ? <b className={styles.bad}>differs</b> : "same"} · reward{" "}
-                      {Number(s.reward.toFixed(3))} vs {Number((s.realReward ?? 0).toFixed(3))}
+                      {formatReward(s.reward, { decimals: 3, trim: true })} vs{" "}
+                      {formatReward(s.realReward ?? 0, { decimals: 3, trim: true })}
                     </span>
                   ) : (
                     <span className="hint">no real answer</span>
@@ -157,8 +234,8 @@ export function FlaggedSteps() {
           {list.data && list.data.items.length === 0 ? (
             <tr>
               <td colSpan={6} className="hint">
-                No flagged steps{runId || domain ? " match these filters" : " yet"}. Flag a step from its
-                episode with <kbd>f</kbd>.
+                No flagged steps{runId || domain || author || category ? " match these filters" : " yet"}.
+                Flag a step from its episode with <kbd>f</kbd>.
               </td>
             </tr>
           ) : null}

@@ -7,6 +7,8 @@ interface FlagState {
   id: string;
   flagged: boolean;
   flagNote: string | null;
+  flagCategory: string | null;
+  flagAuthor: string | null;
   flaggedAt: Date | null;
 }
 
@@ -24,7 +26,14 @@ export function useFlagMutations(trajectoryId: string) {
             ...episode,
             steps: episode.steps.map((s) =>
               s.id === changed.id
-                ? { ...s, flagged: changed.flagged, flagNote: changed.flagNote, flaggedAt: changed.flaggedAt }
+                ? {
+                    ...s,
+                    flagged: changed.flagged,
+                    flagNote: changed.flagNote,
+                    flagCategory: changed.flagCategory,
+                    flagAuthor: changed.flagAuthor,
+                    flaggedAt: changed.flaggedAt,
+                  }
                 : s,
             ),
           }

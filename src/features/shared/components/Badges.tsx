@@ -1,4 +1,5 @@
 import { TrajectorySource } from "@/shared/enums";
+import { formatReward } from "../lib/formatReward";
 
 /** Synthetic steps are the ones to doubt, real ones are ground truth; offline logs are the quiet default. */
 const SOURCE_TONE: Record<TrajectorySource, string> = { offline: "muted", synthetic: "warn", real: "good" };
@@ -13,5 +14,9 @@ export function OutcomeBadge({ success }: { success: boolean }) {
 }
 
 export function RewardBadge({ reward }: { reward: number }) {
-  return <span className={`badge ${reward > 0 ? "good" : "muted"}`}>reward {Number(reward.toFixed(3))}</span>;
+  return (
+    <span className={`badge ${reward > 0 ? "good" : "muted"}`}>
+      reward {formatReward(reward, { decimals: 3, trim: true })}
+    </span>
+  );
 }

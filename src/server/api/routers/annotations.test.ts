@@ -1,3 +1,4 @@
+import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ExperienceReply } from "@/core/experience/reply";
 import { RetrievalTeacher } from "@/core/experience/retrieval/retrievalTeacher";
@@ -7,7 +8,7 @@ import { exportReviewedJsonl } from "../../annotations/exportReviewed";
 import { LOCK_TTL_MS, takeLock } from "../../annotations/lock";
 import { collectOffline } from "../../collect/collectOffline";
 import { writeTeacherTraces } from "../../experience/teacherTraces";
-import { createCaller } from "../root";
+import { appRouter, createCaller } from "../root";
 
 let t: TestDb;
 const settings = { ...DEFAULT_EXPERIENCE_SETTINGS, k: 0 };
@@ -83,6 +84,27 @@ describe("annotation locks", () => {
     expect(row).toMatchObject({ status: "accepted", author: "bob", lockedBy: null, lockExpiresAt: null });
   });
 
+  it("tells the browser who holds the lock and until when, so it can say it in local time", async () => {
+    const [id] = await firstIds(1);
+    const held = await takeLock(t.db, id!, "alice");
+    const response = await fetchRequestHandler({
+      endpoint: "/api/trpc",
+      req: new Request("http://localhost/api/trpc/annotations.lock", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ json: { id, author: "bob" } }),
+      }),
+      router: appRouter,
+      createContext: async () => ({ db: t.db }),
+    });
+    expect(response.status).toBe(409);
+    const body = (await response.json()) as { error: { json: { data: { lock: unknown } } } };
+    expect(body.error.json.data.lock).toEqual({
+      holder: "alice",
+      until: held.lockExpiresAt.toISOString(),
+    });
+  });
+
   it("refuses a review from someone whose lock expired or who never took one", async () => {
     const caller = createCaller({ db: t.db });
     const [a, b] = await firstIds(2);
@@ -94,7 +116,7 @@ describe("annotation locks", () => {
       caller.annotations.review({ id: b!, author: "alice", action: "accept" }),
     ).rejects.toMatchObject({
       code: "CONFLICT",
-      message: expect.stringMatching(/Your lock on this trace expired at/),
+      message: expect.stringMatching(/^Your lock on this trace expired; open it again/),
     });
     expect(await t.db.annotationEvent.count()).toBe(0);
     expect(await t.db.annotation.count({ where: { status: { not: "pending" } } })).toBe(0);

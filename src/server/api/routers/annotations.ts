@@ -11,7 +11,8 @@ import { createTRPCRouter, publicProcedure, TRPCError } from "../trpc";
 
 /** The server's refusals keep their meaning over the wire: NOT_FOUND, CONFLICT (a lock), BAD_REQUEST. */
 function asTrpcError(error: unknown): never {
-  if (error instanceof AnnotationError) throw new TRPCError({ code: error.code, message: error.message });
+  if (error instanceof AnnotationError)
+    throw new TRPCError({ code: error.code, message: error.message, cause: error });
   throw error;
 }
 

@@ -1,6 +1,9 @@
 import { z } from "zod";
+import { FlagCategory } from "@/shared/enums";
+import { FlaggedFilter } from "@/shared/flaggedFilter";
+import { AnnotatorName } from "../../annotations/schema";
 import { episodeDemonstrations } from "../../steps/demonstrations";
-import { flagStep, listFlagged, unflagStep } from "../../steps/flags";
+import { FlagRefused, flagStep, listFlagged, unflagStep } from "../../steps/flags";
 import { runFidelity } from "../../steps/runFidelity";
 import { createTRPCRouter, publicProcedure, TRPCError } from "../trpc";
 
@@ -32,13 +35,25 @@ export const stepsRouter = createTRPCRouter({
       z.object({
         id: Id,
         note: z.string().trim().max(2000, "A note is at most 2000 characters").optional(),
+        category: FlagCategory,
+        author: AnnotatorName,
       }),
     )
-    .mutation(async ({ ctx, input }) => {
-      const step = await flagStep(ctx.db, { id: input.id, note: input.note ? input.note : null });
-      if (!step) throw notFound("step", input.id);
-      return step;
-    }),
+    .mutation(({ ctx, input }) =>
+      flagStep(ctx.db, {
+        id: input.id,
+        note: input.note ? input.note : null,
+        category: input.category,
+        author: input.author,
+      }).catch((error: unknown) => {
+        if (error instanceof FlagRefused)
+          throw new TRPCError({
+            code: error.reason === "not-found" ? "NOT_FOUND" : "BAD_REQUEST",
+            message: error.message,
+          });
+        throw error;
+      }),
+    ),
 
   unflag: publicProcedure.input(z.object({ id: Id })).mutation(async ({ ctx, input }) => {
     const step = await unflagStep(ctx.db, input.id);
@@ -48,9 +63,7 @@ export const stepsRouter = createTRPCRouter({
 
   flagged: publicProcedure
     .input(
-      z.object({
-        runId: Id.optional(),
-        domain: z.string().min(1).max(100).optional(),
+      FlaggedFilter.extend({
         page: z.number().int().min(0).default(0),
         pageSize: z.number().int().min(1).max(200).default(50),
       }),

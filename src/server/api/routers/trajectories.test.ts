@@ -3,6 +3,8 @@ import { createTestDb, type TestDb } from "../../../../tests/helpers/testDb";
 import { seedResearcherWorld } from "../../steps/testFixtures";
 import { createCaller } from "../root";
 
+/** Who flags and why, where a test does not care. */
+const BY = { category: "hallucinated-element", author: "Rae" } as const;
 let t: TestDb;
 beforeEach(async () => {
   t = await createTestDb();
@@ -26,7 +28,7 @@ describe("trajectories router", () => {
     expect(await ids({ success: true })).toEqual([world.laterId]);
     expect(await ids({ flagged: true })).toEqual([]);
 
-    await caller.steps.flag({ id: world.hallucinatedStepId, note: "teapot" });
+    await caller.steps.flag({ ...BY, id: world.hallucinatedStepId, note: "teapot" });
     const flagged = await caller.trajectories.list({ flagged: true });
     expect(flagged.items.map((i) => [i.id, i.flaggedSteps])).toEqual([[world.syntheticId, 1]]);
     expect(await ids({ flagged: false })).toEqual([world.laterId, world.offlineId]);

@@ -2,7 +2,10 @@
 
 import { useCallback, useSyncExternalStore } from "react";
 
-/** There is no login: the name an annotator gives is kept in this browser and sent with every review. */
+/**
+ * There is no login: the name a reviewer gives is kept in this browser and sent with what they do, reviews in the
+ * annotation queue and flags on synthetic steps alike (one name for both, under the key the queue always used).
+ */
 const KEY = "dreamgym.annotator";
 const CHANGED = "dreamgym:annotator-changed";
 
@@ -17,8 +20,8 @@ function subscribe(onChange: () => void): () => void {
 
 const read = () => window.localStorage.getItem(KEY)?.trim() ?? "";
 
-/** The annotator's name ("" when not given yet), undefined until the browser's storage could be read. */
-export function useAnnotatorName(): [string | undefined, (name: string) => void] {
+/** The reviewer's name ("" when not given yet), undefined until the browser's storage could be read. */
+export function useReviewerName(): [string | undefined, (name: string) => void] {
   const name = useSyncExternalStore<string | undefined>(subscribe, read, () => undefined);
   const setName = useCallback((next: string) => {
     const trimmed = next.trim();

@@ -1,0 +1,4 @@
+-- AlterTable
+ALTER TABLE "Step" ADD COLUMN "flagAuthor" TEXT;
+ALTER TABLE "Step" ADD COLUMN "flagCategory" TEXT;
+
