@@ -34,15 +34,20 @@ test("a PM launches a short run from a preset, watches its curves grow, compares
 
   await page.screenshot({ path: "docs/screenshots/launch-form.png", fullPage: true });
 
-  // A group of one has no variance to learn from: the form says so beside the field and launches nothing.
+  // A group of one has no variance to learn from, and a blank is no number: the form says so beside each field,
+  // in plain words, and launches nothing.
   await page.getByLabel("Group size").fill("1");
+  await page.getByLabel("Tasks per batch").fill("");
   await page.getByRole("button", { name: "Launch run" }).click();
-  await expect(page.getByTestId("field-error-groupSize")).toContainText(/>=\s*2/);
-  await expect(page.getByTestId("form-problems")).toHaveText("1 setting needs fixing");
+  await expect(page.getByTestId("field-error-groupSize")).toHaveText("At least 2");
+  await expect(page.getByTestId("field-error-tasksPerBatch")).toHaveText("Enter a number");
+  await expect(page.getByTestId("form-problems")).toHaveText("2 settings need fixing");
   await expect(page).toHaveURL(/\/runs\/new$/);
 
   await page.getByLabel("Group size").fill("4");
+  await page.getByLabel("Tasks per batch").fill("4");
   await expect(page.getByTestId("field-error-groupSize")).toHaveCount(0);
+  await expect(page.getByTestId("field-error-tasksPerBatch")).toHaveCount(0);
   await page.getByRole("button", { name: "Launch run" }).click();
   await expect(page).toHaveURL(/\/runs\?launched=/);
   const runId = new URL(page.url()).searchParams.get("launched") ?? "";
