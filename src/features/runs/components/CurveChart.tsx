@@ -68,8 +68,8 @@ function Marker({
 }) {
   const paint = { fill: "#fff", stroke: color, strokeWidth: width };
   if (shape === "circle") return <circle cx={cx} cy={cy} r={r} {...paint} />;
-  // Symbols' size is an area; this one matches a circle of radius r.
-  return <Symbols cx={cx} cy={cy} type={shape} size={Math.PI * r * r * 1.3} {...paint} />;
+  // Symbols' size is an area: the same as the circle of radius r, so a square and a circle on one point both show.
+  return <Symbols cx={cx} cy={cy} type={shape} size={Math.PI * r * r} {...paint} />;
 }
 
 interface DotProps {
