@@ -1,20 +1,31 @@
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 
-test("an annotator's malformed upload is refused with its line numbers, a good one is imported by the worker", async ({
+test("an annotator's malformed upload is refused with its line numbers; fixed and picked again under the same name, the worker imports it", async ({
   page,
 }) => {
+  const pageErrors: string[] = [];
+  page.on("pageerror", (error) => pageErrors.push(error.message));
   await page.goto("/jobs");
-  await page.getByLabel("Trajectory file").setInputFiles({
-    name: "broken.jsonl",
-    mimeType: "application/jsonl",
-    buffer: Buffer.from('{"domain":"web","instruction":"x","steps":[]}\nnot json\n'),
-  });
+  const picker = page.getByLabel("Trajectory file");
+  const upload = (name: string, content: string) =>
+    picker.setInputFiles({ name, mimeType: "application/jsonl", buffer: Buffer.from(content) });
+
+  // An empty file (or one of blank lines) is said to be empty, not counted as a bad line.
+  await upload("empty.jsonl", "\n\n");
+  await expect(page.getByTestId("import-error")).toHaveText(
+    "empty.jsonl was rejected, nothing imported: the file is empty",
+  );
+  await expect(picker).toHaveValue("");
+
+  await upload("broken.jsonl", '{"domain":"web","instruction":"x","steps":[]}\nnot json\n');
   await expect(page.getByTestId("import-error")).toContainText("broken.jsonl was rejected (2 bad lines)");
   await expect(page.getByTestId("import-error")).toContainText(
     "line 1: steps: a trajectory needs at least one step",
   );
   await expect(page.getByTestId("import-error")).toContainText("line 2: not valid JSON");
+  // The picker is cleared after each pick, so choosing the same file again is a change the page sees.
+  await expect(picker).toHaveValue("");
 
   const line = JSON.stringify({
     domain: "intranet",
@@ -30,14 +41,16 @@ test("an annotator's malformed upload is refused with its line numbers, a good o
       },
     ],
   });
-  await page
-    .getByLabel("Trajectory file")
-    .setInputFiles({ name: "good.jsonl", mimeType: "application/jsonl", buffer: Buffer.from(`${line}\n`) });
+  // Fixed, and picked again under the same name: imported, and the old error is gone.
+  await upload("broken.jsonl", `${line}\n`);
   await expect(page.getByTestId("import-notice")).toHaveText("Queued an import of 1 trajectories.");
+  await expect(page.getByTestId("import-error")).toHaveCount(0);
+  await expect(picker).toHaveValue("");
   const job = page.getByTestId("job-import").first();
   await expect(job).toContainText("succeeded", { timeout: 30_000 });
   await expect(job).toContainText("imported 1 trajectories");
   await page.screenshot({ path: path.join("docs", "screenshots", "jobs.png") });
+  expect(pageErrors).toEqual([]);
 
   await page.goto("/trajectories?q=contact%20page");
   await expect(page.getByRole("link", { name: "Open the contact page." })).toBeVisible();

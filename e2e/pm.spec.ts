@@ -34,15 +34,20 @@ test("a PM launches a short run from a preset, watches its curves grow, compares
 
   await page.screenshot({ path: "docs/screenshots/launch-form.png", fullPage: true });
 
-  // A group of one has no variance to learn from: the form says so beside the field and launches nothing.
+  // A group of one has no variance to learn from, and a blank is no number: the form says so beside each field,
+  // in plain words, and launches nothing.
   await page.getByLabel("Group size").fill("1");
+  await page.getByLabel("Tasks per batch").fill("");
   await page.getByRole("button", { name: "Launch run" }).click();
-  await expect(page.getByTestId("field-error-groupSize")).toContainText(/>=\s*2/);
-  await expect(page.getByTestId("form-problems")).toHaveText("1 setting needs fixing");
+  await expect(page.getByTestId("field-error-groupSize")).toHaveText("At least 2");
+  await expect(page.getByTestId("field-error-tasksPerBatch")).toHaveText("Enter a number");
+  await expect(page.getByTestId("form-problems")).toHaveText("2 settings need fixing");
   await expect(page).toHaveURL(/\/runs\/new$/);
 
   await page.getByLabel("Group size").fill("4");
+  await page.getByLabel("Tasks per batch").fill("4");
   await expect(page.getByTestId("field-error-groupSize")).toHaveCount(0);
+  await expect(page.getByTestId("field-error-tasksPerBatch")).toHaveCount(0);
   await page.getByRole("button", { name: "Launch run" }).click();
   await expect(page).toHaveURL(/\/runs\?launched=/);
   const runId = new URL(page.url()).searchParams.get("launched") ?? "";
@@ -56,6 +61,9 @@ test("a PM launches a short run from a preset, watches its curves grow, compares
   await row.getByRole("link", { name: NAME }).click();
   await expect(page).toHaveURL(new RegExp(`/runs/${runId}$`));
   await expect(page.getByTestId("run-config")).toContainText(/Group size\s*4/);
+  // The config panel lists what the method read: GRPO's KL β, not PPO's GAE λ.
+  await expect(page.getByTestId("run-config")).toContainText("KL β");
+  await expect(page.getByTestId("run-config")).not.toContainText("GAE λ");
 
   // Watch the curve grow while the worker runs it: the metric rows and plotted points only ever increase.
   const seen: number[] = [];
@@ -78,13 +86,29 @@ test("a PM launches a short run from a preset, watches its curves grow, compares
   // Evaluated every iteration: three real-env points and three synthetic ones.
   await expect(page.getByTestId("success-chart").locator(".recharts-line-dots circle")).toHaveCount(6);
   await expect(page.getByTestId("run-final-success")).toContainText("%");
-  await expect(page.getByTestId("run-iteration")).toContainText("3");
+  await expect(page.getByTestId("run-iteration")).toHaveText("3 of 3 iterations");
+  await expect(page.getByTestId("run-progress-bar")).toHaveAttribute("style", /width: 100%/);
+  // The final evaluation is the real-env curve's last point, at the last iteration, and reads as the header does.
+  const finalFigure = ((await page.getByTestId("run-final-success").textContent()) ?? "").split(" ")[0];
+  const finalPoint = page.getByTestId("success-chart").getByTestId("final-point");
+  await expect(finalPoint).toHaveCount(1);
+  await expect(finalPoint).toHaveAttribute("data-iteration", "3");
+  await expect(finalPoint.getByTestId("final-label")).toHaveText(`final ${finalFigure}`);
+  await expect(page.getByTestId("success-chart").getByTestId("legend-final")).toHaveText("final evaluation");
   await page.screenshot({ path: "docs/screenshots/run-detail.png", fullPage: true });
 
   // Against the seeded demo run, on one chart.
   await page.getByRole("link", { name: "Runs", exact: true }).click();
   await expect(page).toHaveURL(/\/runs$/);
   await expect(rows.filter({ hasText: DEMO }).getByTestId("run-status")).toHaveText("succeeded");
+  // The runs table fits a 1440 px window, with nothing to scroll sideways.
+  const table = page.getByRole("table", { name: "Runs" });
+  const fits = await table.evaluate((t) => ({
+    table: t.scrollWidth,
+    container: t.parentElement!.clientWidth,
+  }));
+  expect(fits.table).toBeLessThanOrEqual(fits.container);
+  await expect(rows.filter({ hasText: NAME }).getByTestId("run-progress")).toHaveText("3 of 3 iterations");
   await page.getByLabel(`Select ${NAME}`).check();
   await page.getByLabel(`Select ${DEMO}`).check();
   await page.screenshot({ path: "docs/screenshots/runs.png" });
@@ -92,11 +116,36 @@ test("a PM launches a short run from a preset, watches its curves grow, compares
   await expect(page).toHaveURL(/\/runs\/compare\?ids=/);
   await expect(page.getByTestId("compared-run")).toHaveCount(2);
   const real = page.getByTestId("compare-real");
-  await expect(real.locator(".recharts-legend-item")).toHaveCount(2);
-  await expect(real.locator(".recharts-legend-wrapper")).toContainText(NAME);
-  await expect(real.locator(".recharts-legend-wrapper")).toContainText(DEMO);
-  await expect(real.locator(".recharts-line-curve")).toHaveCount(2);
+  const legend = real.getByTestId("legend-item");
+  await expect(legend).toHaveCount(2);
+  await expect(legend.nth(0)).toContainText(NAME);
+  await expect(legend.nth(1)).toContainText(DEMO);
+  const curves = real.locator(".recharts-line-curve");
+  await expect(curves).toHaveCount(2);
   await expect(page.getByTestId("compare-synthetic").locator(".recharts-line-curve")).toHaveCount(2);
+  // Lines that coincide stay apart: each run has its own dash pattern and marker, and the legend shows them.
+  const dashes = [
+    await curves.nth(0).getAttribute("stroke-dasharray"),
+    await curves.nth(1).getAttribute("stroke-dasharray"),
+  ];
+  expect(dashes[0]).not.toBe(dashes[1]);
+  for (const i of [0, 1]) {
+    const shown = await legend.nth(i).locator("line").getAttribute("stroke-dasharray");
+    expect(shown, `legend ${i}`).toBe(dashes[i]);
+  }
+  expect(await legend.nth(0).getAttribute("data-shape")).not.toBe(
+    await legend.nth(1).getAttribute("data-shape"),
+  );
+  // Each finished run's final evaluation ends its line, as the table's final figure says.
+  const finals = real.getByTestId("final-label");
+  await expect(finals).toHaveCount(2);
+  for (const i of [0, 1]) {
+    const figure = await page.getByTestId("compared-final").nth(i).textContent();
+    await expect(real.locator(`[data-testid="final-point"][data-series="r${i}"]`)).toContainText(
+      `final ${figure}`,
+    );
+  }
+  await page.screenshot({ path: "test-results/compare.png", fullPage: true });
 
   // The curriculum: from the run's page to its heatmap, one cell to that task's episodes of that iteration.
   await page.getByRole("link", { name: NAME }).click();

@@ -1,7 +1,7 @@
 "use client";
 
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { createTRPCClient, httpBatchLink, loggerLink } from "@trpc/client";
+import { createTRPCClient, httpBatchLink, loggerLink, TRPCClientError } from "@trpc/client";
 import { createTRPCContext } from "@trpc/tanstack-react-query";
 import { type ReactNode, useState } from "react";
 import superjson from "superjson";
@@ -9,8 +9,22 @@ import type { AppRouter } from "@/server/api/root";
 
 export const { TRPCProvider, useTRPC, useTRPCClient } = createTRPCContext<AppRouter>();
 
+/** Whether the server answered that what was asked for does not exist (a TRPCError NOT_FOUND). */
+export function isNotFound(error: unknown): boolean {
+  return (
+    error instanceof TRPCClientError && (error.data as { code?: unknown } | undefined)?.code === "NOT_FOUND"
+  );
+}
+
+/** Retries a failed query up to 3 times, except a NOT_FOUND: asking again will not make it exist. */
+export function shouldRetry(failureCount: number, error: unknown): boolean {
+  return !isNotFound(error) && failureCount < 3;
+}
+
 function makeQueryClient() {
-  return new QueryClient({ defaultOptions: { queries: { staleTime: 5_000, refetchOnWindowFocus: false } } });
+  return new QueryClient({
+    defaultOptions: { queries: { staleTime: 5_000, refetchOnWindowFocus: false, retry: shouldRetry } },
+  });
 }
 
 export function TRPCReactProvider({ children }: { children: ReactNode }) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { contentKey, parseImport } from "./importFormat";
+import { contentKey, parseImport, rejectionMessage } from "./importFormat";
 
 const step = { state: "s0", action: "click[a]", next_state: "s1", reward: 0, done: false };
 const line = (extra: Record<string, unknown> = {}) =>
@@ -39,8 +39,21 @@ describe("import format", () => {
     expect(errors[5]?.message).toMatch(/surprise/);
   });
 
-  it("rejects an empty file", () => {
-    expect(parseImport("\n\n").errors).toEqual([{ line: 0, message: "the file has no trajectories" }]);
+  it("rejects an empty file, and one of only blank lines, as empty rather than as a bad line", () => {
+    for (const text of ["", "\n\n", "  \r\n\t\n"]) {
+      const { errors } = parseImport(text);
+      expect(errors, JSON.stringify(text)).toEqual([{ line: 0, message: "the file is empty" }]);
+      const message = rejectionMessage("empty.jsonl", errors);
+      expect(message).toBe("empty.jsonl was rejected, nothing imported: the file is empty");
+      expect(message).not.toMatch(/bad line/);
+    }
+  });
+
+  it("counts only numbered lines as bad lines", () => {
+    const { errors } = parseImport(`${line()}\n{oops\n`);
+    expect(rejectionMessage("one.jsonl", errors)).toMatch(
+      /^one\.jsonl was rejected \(1 bad line\), nothing imported:\nline 2: not valid JSON/,
+    );
   });
 
   it("keys trajectories by meaning, not by formatting or field order", () => {

@@ -133,9 +133,22 @@ export function parseImport(text: string): ParsedImport {
       data: parsed.data,
     });
   });
-  if (trajectories.length === 0 && errors.length === 0)
-    errors.push({ line: 0, message: "the file has no trajectories" });
+  // Every non-blank line is a trajectory or an error, so nothing of either means nothing but blank lines.
+  if (trajectories.length === 0 && errors.length === 0) errors.push({ line: 0, message: EMPTY_FILE });
   return { trajectories, errors, blank };
+}
+
+/** What an empty file (or one of only blank lines) is reported as: there is no bad line to number. */
+export const EMPTY_FILE = "the file is empty";
+
+/**
+ * Why a file was refused, for the web form, the CLI and the worker alike: the bad lines with their numbers, or
+ * that the file is empty (which is not "1 bad line").
+ */
+export function rejectionMessage(name: string, errors: ImportError[]): string {
+  const bad = errors.filter((e) => e.line > 0).length;
+  if (bad === 0) return `${name} was rejected, nothing imported: ${errors.map((e) => e.message).join("; ")}`;
+  return `${name} was rejected (${bad} bad line${bad === 1 ? "" : "s"}), nothing imported:\n${formatImportErrors(errors)}`;
 }
 
 export function formatImportErrors(errors: ImportError[], limit = 50): string {

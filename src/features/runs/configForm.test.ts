@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { z } from "zod";
 import { RunConfig } from "@/core/train/config";
 import {
   changeValue,
@@ -7,6 +8,7 @@ import {
   issuesToErrors,
   isUsed,
   parseForm,
+  plainMessage,
   toFormValues,
   usedSettings,
 } from "./configForm";
@@ -32,23 +34,49 @@ describe("launch form model", () => {
     }
   });
 
-  it("names the bad fields with zod's messages, a blank number included", () => {
+  it("names the bad fields in plain words, a blank number included", () => {
     const values = toFormValues(RunConfig.parse({ method: "dreamgym", domain: "shop" }));
     values.groupSize = "1";
     values["curriculum.lambda"] = "1.5";
     values["evaluation.episodes"] = "";
     values.iterations = "2.5";
+    values.tasksPerBatch = "many";
+    values.learningRate = "0";
+    values.name = "x".repeat(201);
     const parsed = parseForm(values);
     expect(parsed.ok).toBe(false);
     if (parsed.ok) return;
-    expect(Object.keys(parsed.errors).sort()).toEqual([
-      "curriculum.lambda",
-      "evaluation.episodes",
-      "groupSize",
-      "iterations",
-    ]);
-    expect(parsed.errors.groupSize).toMatch(/>=\s*2/);
+    expect(parsed.errors).toEqual({
+      groupSize: "At least 2",
+      "curriculum.lambda": "At most 1",
+      "evaluation.episodes": "Enter a number",
+      iterations: "A whole number",
+      tasksPerBatch: "Enter a number",
+      learningRate: "More than 0",
+      name: "At most 200 characters",
+    });
     expect(fromFormValues(values)).toMatchObject({ groupSize: 1, experience: { reasoning: true } });
+  });
+
+  it("says “At least 1” for a setting whose minimum is 1, from the form's parse or from the server's text", () => {
+    // The schema's iterations minimum for RL methods is 1: whichever way it is written, 0 reads "At least 1".
+    const issues = z.number().int().min(1).safeParse(0).error?.issues ?? [];
+    expect(issues).toHaveLength(1);
+    const issue = { ...issues[0]!, path: "iterations" };
+    expect(issuesToErrors([issue])).toEqual({ iterations: "At least 1" });
+    expect(issuesToErrors([{ path: "iterations", message: issue.message }])).toEqual({
+      iterations: "At least 1",
+    });
+    const raw = { path: "groupSize", message: "Invalid input: expected number, received NaN" };
+    expect(issuesToErrors([raw])).toEqual({ groupSize: "Enter a number" });
+    expect(plainMessage({ path: "x", message: "Too big: expected number to be <=1" })).toBe("At most 1");
+    expect(plainMessage({ path: "x", message: "Invalid input: expected int, received number" })).toBe(
+      "A whole number",
+    );
+    // A message already written for people (a refinement's) is kept.
+    expect(plainMessage({ path: "x", code: "custom", message: "only the last step may be done" })).toBe(
+      "only the last step may be done",
+    );
   });
 
   it("dims what the method does not read", () => {

@@ -11,7 +11,7 @@ import {
 
 /**
  * The launch form's model: every RunConfig setting as a field (by its dotted path), the form's values as text
- * and booleans (so a half-typed number is kept, and refused with zod's message rather than silently fixed), and
+ * and booleans (so a half-typed number is kept, and refused in plain words rather than silently fixed), and
  * the round trip to a RunConfig through the same schema the server parses with.
  */
 export type FieldValue = string | boolean;
@@ -473,25 +473,98 @@ export function fromFormValues(values: FormValues): Record<string, unknown> {
 
 export type Parsed = { ok: true; config: RunConfig } | { ok: false; errors: FieldErrors };
 
-/** Issues by field path; ones that name no field go under "" so the form can still show them. */
-export function issuesToErrors(issues: ReadonlyArray<{ path: string; message: string }>): FieldErrors {
+/**
+ * A validation problem at a field's dotted path. From the form's own parse it carries zod's issue details; from
+ * the server only the path and zod's message (tRPC's error formatter), which `plainMessage` reads instead.
+ */
+export interface FormIssue {
+  path: string;
+  message: string;
+  code?: string;
+  origin?: string;
+  expected?: string;
+  received?: string;
+  minimum?: number | bigint;
+  maximum?: number | bigint;
+  inclusive?: boolean;
+}
+
+const amount = (n: number | bigint | string) =>
+  typeof n === "string" ? n : n.toLocaleString("en-US", { maximumFractionDigits: 10 });
+
+/** A bound as words: "At least 1", "More than 0", "At most 200 characters". */
+function bound(side: "min" | "max", inclusive: boolean, limit: number | bigint | string, unit: string) {
+  const words = side === "min" ? (inclusive ? "At least" : "More than") : inclusive ? "At most" : "Less than";
+  return `${words} ${amount(limit)}${unit}`;
+}
+
+/** zod's default messages, for issues that arrive from the server as text only. */
+const ZOD_MESSAGES: ReadonlyArray<[RegExp, (m: RegExpMatchArray) => string]> = [
+  [/expected (?:number|int), received (?:NaN|string|undefined|null)/, () => "Enter a number"],
+  [/expected int, received number/, () => "A whole number"],
+  [/Too small: expected number to be (>=?)\s*(-?[\d.e+]+)/, (m) => bound("min", m[1] === ">=", m[2]!, "")],
+  [/Too big: expected number to be (<=?)\s*(-?[\d.e+]+)/, (m) => bound("max", m[1] === "<=", m[2]!, "")],
+  [
+    /Too small: expected string to have (>=?)\s*(\d+) characters?/,
+    (m) => bound("min", m[1] === ">=", Number(m[2]), " characters"),
+  ],
+  [
+    /Too big: expected string to have (<=?)\s*(\d+) characters?/,
+    (m) => bound("max", m[1] === "<=", Number(m[2]), " characters"),
+  ],
+  [/Invalid option: expected one of/, () => "Pick one of the options"],
+];
+
+/**
+ * A validation issue as a person would say it: "Enter a number", "A whole number", "At least 1", "At most 1",
+ * rather than zod's "expected number, received NaN". Issues written for people (refinements) stay as they are.
+ */
+export function plainMessage(issue: FormIssue): string {
+  const { code, origin } = issue;
+  if (code === "invalid_type" && (issue.expected === "number" || issue.expected === "int"))
+    return issue.expected === "int" ? "A whole number" : "Enter a number";
+  if ((code === "too_small" || code === "too_big") && (origin === "number" || origin === "string")) {
+    const limit = code === "too_small" ? issue.minimum : issue.maximum;
+    if (limit !== undefined)
+      return bound(
+        code === "too_small" ? "min" : "max",
+        issue.inclusive !== false,
+        limit,
+        origin === "string" ? " characters" : "",
+      );
+  }
+  if (code === "invalid_value") return "Pick one of the options";
+  for (const [pattern, say] of ZOD_MESSAGES) {
+    const match = issue.message.match(pattern);
+    if (match) return say(match);
+  }
+  return issue.message;
+}
+
+/** Issues by field path, in plain words; ones that name no field go under "" so the form can still show them. */
+export function issuesToErrors(issues: ReadonlyArray<FormIssue>): FieldErrors {
   const errors: FieldErrors = {};
   const known = new Set(FIELDS.map((f) => f.path));
   for (const issue of issues) {
     const key = known.has(issue.path) ? issue.path : "";
-    const message = key === "" && issue.path ? `${issue.path}: ${issue.message}` : issue.message;
+    const plain = plainMessage(issue);
+    const message = key === "" && issue.path ? `${issue.path}: ${plain}` : plain;
+    // One message per field: a blank number is "Enter a number" once, not also "At least 1".
+    if (errors[key]?.split("; ").includes(message)) continue;
     errors[key] = errors[key] ? `${errors[key]}; ${message}` : message;
   }
   return errors;
 }
 
-/** Client-side validation with the server's schema: the same messages, before a round trip. */
+/** Client-side validation with the server's schema: the same rules, before a round trip. */
 export function parseForm(values: FormValues): Parsed {
   const parsed = RunConfig.safeParse(fromFormValues(values));
   if (parsed.success) return { ok: true, config: parsed.data };
   return {
     ok: false,
-    errors: issuesToErrors(parsed.error.issues.map((i) => ({ path: i.path.join("."), message: i.message }))),
+    errors: issuesToErrors(
+      parsed.error.issues.map((i) => ({ ...(i as Omit<FormIssue, "path">), path: i.path.join(".") })),
+    ),
   };
 }
 

@@ -22,6 +22,39 @@ export function statusTone(status: string): string {
   return known.success ? TONE[known.data] : "muted";
 }
 
+/**
+ * How far a run is as a bar width, 0–100 %: the run's `progress` (the methods table's runProgress, stored by the
+ * worker), clamped, so that no figure the server sends can push the bar past its end.
+ */
+export function progressPercent(progress: number | null | undefined): number {
+  if (progress === null || progress === undefined || !Number.isFinite(progress)) return 0;
+  return Math.round(Math.min(1, Math.max(0, progress)) * 100);
+}
+
+/**
+ * The iterations a run has finished: "3 of 10 iterations" when the config fixes the count, else "13 iterations"
+ * (a real budget decides when DreamGym-S2R and the real-env baseline stop, so there is no "of").
+ */
+export function iterationsText(done: number, planned: number | null | undefined): string {
+  if (typeof planned === "number") return `${count(done)} of ${count(planned)} iterations`;
+  return `${count(done)} iteration${done === 1 ? "" : "s"}`;
+}
+
+/** The real transitions spent of the budget, for methods with a real phase: "640 / 1,000 real transitions". */
+export function budgetText(spent: number, budget: number | null | undefined): string | null {
+  return typeof budget === "number" ? `${count(spent)} / ${count(budget)} real transitions` : null;
+}
+
+/** A line's marker shape (recharts' symbol types). */
+export type MarkerShape = "circle" | "square" | "triangle" | "diamond" | "cross" | "star" | "wye";
+
+export interface SeriesStyle {
+  color: string;
+  /** SVG stroke-dasharray; "" is a solid line. */
+  dash: string;
+  shape: MarkerShape;
+}
+
 /** Distinct colours for up to a dozen series, readable on white. */
 export const SERIES_COLORS = [
   "#4f46e5",
@@ -37,6 +70,29 @@ export const SERIES_COLORS = [
   "#d92d20",
   "#3e4784",
 ];
+const SERIES_DASHES = ["", "8 4", "2 3", "10 3 2 3", "4 4", "14 4 4 4"];
+const SERIES_SHAPES: readonly MarkerShape[] = [
+  "circle",
+  "square",
+  "triangle",
+  "diamond",
+  "cross",
+  "star",
+  "wye",
+];
+
+/**
+ * The i-th compared run's look: colour, dash pattern and marker shape all change from one series to the next, so
+ * that two runs whose curves coincide (identical early iterations) still show both lines. Six dashes and seven
+ * shapes give 42 distinct pairs, more than the 12 runs a comparison takes.
+ */
+export function seriesStyle(i: number): SeriesStyle {
+  return {
+    color: SERIES_COLORS[i % SERIES_COLORS.length] as string,
+    dash: SERIES_DASHES[i % SERIES_DASHES.length] as string,
+    shape: SERIES_SHAPES[i % SERIES_SHAPES.length] as MarkerShape,
+  };
+}
 
 export function seconds(x: number): string {
   if (x < 60) return `${x.toFixed(1)} s`;

@@ -1,5 +1,5 @@
 import fs from "node:fs/promises";
-import { formatImportErrors, type ImportedTrajectory, parseImport } from "@/core/trajectories/importFormat";
+import { type ImportedTrajectory, parseImport, rejectionMessage } from "@/core/trajectories/importFormat";
 import type { Db } from "../db";
 import { insertSteps, type StepRow } from "./insertSteps";
 import { importedTrajectoryId, offlineStepId } from "./offlineIds";
@@ -17,9 +17,7 @@ export class ImportRejected extends Error {
     readonly file: string,
     readonly errors: { line: number; message: string }[],
   ) {
-    super(
-      `${file} was rejected (${errors.length} bad line${errors.length === 1 ? "" : "s"}), nothing imported:\n${formatImportErrors(errors)}`,
-    );
+    super(rejectionMessage(file, errors));
   }
 }
 

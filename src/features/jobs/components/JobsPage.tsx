@@ -50,10 +50,16 @@ function ImportForm() {
         accept=".jsonl,.json,.txt"
         aria-label="Trajectory file"
         onChange={async (e) => {
-          const file = e.currentTarget.files?.[0];
+          // React clears e.currentTarget once the handler yields, so keep the element before awaiting.
+          const input = e.currentTarget;
+          const file = input.files?.[0];
           if (!file) return;
-          importMutation.mutate({ name: file.name, content: await file.text() });
-          e.currentTarget.value = "";
+          const content = await file.text();
+          // Cleared, so that picking the same file again (after fixing it) is a change and imports it.
+          input.value = "";
+          setNotice(null);
+          setError(null);
+          importMutation.mutate({ name: file.name, content });
         }}
       />
       {notice ? <p data-testid="import-notice">{notice}</p> : null}

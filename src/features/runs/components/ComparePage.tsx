@@ -6,30 +6,11 @@ import { useSearchParams } from "next/navigation";
 import { methodLabelOf } from "@/core/train/methods";
 import { isActiveStatus } from "@/shared/enums";
 import { useTRPC } from "@/trpc/react";
-import { count, pct, SERIES_COLORS } from "../format";
+import { byIteration } from "../curves";
+import { budgetText, count, iterationsText, pct, progressPercent, seriesStyle } from "../format";
 import styles from "../runs.module.css";
-import { CurveChart, type CurveRow, type Series } from "./CurveChart";
+import { CurveChart, type Series, SeriesSwatch } from "./CurveChart";
 import { StatusBadge } from "./StatusBadge";
-
-type Metric = "realSuccess" | "syntheticSuccess" | "meanReward";
-
-interface ComparedRun {
-  id: string;
-  metrics: ReadonlyArray<Record<Metric, number | null> & { iteration: number }>;
-}
-
-/** One row per iteration, one column per run (r0, r1, …): the shape a multi-line chart wants. */
-function byIteration(runs: readonly ComparedRun[], metric: Metric): CurveRow[] {
-  const rows = new Map<number, CurveRow>();
-  runs.forEach((run, i) => {
-    for (const m of run.metrics) {
-      const row = rows.get(m.iteration) ?? ({ iteration: m.iteration } as CurveRow);
-      row[`r${i}`] = m[metric];
-      rows.set(m.iteration, row);
-    }
-  });
-  return [...rows.values()].sort((a, b) => a.iteration - b.iteration);
-}
 
 export function ComparePage() {
   const trpc = useTRPC();
@@ -47,11 +28,9 @@ export function ComparePage() {
     );
   if (runs.error) return <div className="error">{runs.error.message}</div>;
   if (!runs.data) return <p className="hint">Loading…</p>;
-  const series: Series[] = runs.data.map((r, i) => ({
-    key: `r${i}`,
-    label: r.name,
-    color: SERIES_COLORS[i % SERIES_COLORS.length] as string,
-  }));
+  const series: Series[] = runs.data.map((r, i) => ({ ...seriesStyle(i), key: `r${i}`, label: r.name }));
+  const real = byIteration(runs.data, "realSuccess");
+  const realSeries = series.map((s, i) => ({ ...s, finalAt: real.finals[i] ?? null }));
   return (
     <div className={styles.page}>
       <table className="grid" aria-label="Compared runs">
@@ -61,7 +40,7 @@ export function ComparePage() {
             <th>Status</th>
             <th>Method</th>
             <th>Domain</th>
-            <th className={styles.num}>Iterations</th>
+            <th>Progress</th>
             <th className={styles.num}>Real transitions</th>
             <th className={styles.num}>Synthetic transitions</th>
             <th className={styles.num}>Real-env success (final)</th>
@@ -71,7 +50,7 @@ export function ComparePage() {
           {runs.data.map((r, i) => (
             <tr key={r.id} data-testid="compared-run">
               <td>
-                <span className={styles.swatch} style={{ background: series[i]?.color }} />
+                {series[i] ? <SeriesSwatch series={series[i]} /> : null}
                 <Link href={`/runs/${r.id}`}>{r.name}</Link>
               </td>
               <td>
@@ -81,10 +60,24 @@ export function ComparePage() {
                 {methodLabelOf(r.method)} <span className="hint">{r.algorithm.toUpperCase()}</span>
               </td>
               <td>{r.domain}</td>
-              <td className={styles.num}>{r.iteration}</td>
+              <td>
+                <div className={styles.progressCell} title={`${progressPercent(r.progress)}%`}>
+                  <div className="progress">
+                    <div style={{ width: `${progressPercent(r.progress)}%` }} />
+                  </div>
+                  <span data-testid="compared-iterations">
+                    {iterationsText(r.iteration, r.plannedIterations)}
+                  </span>
+                  {r.realBudget !== null ? (
+                    <span data-testid="compared-budget">{budgetText(r.realTransitions, r.realBudget)}</span>
+                  ) : null}
+                </div>
+              </td>
               <td className={styles.num}>{count(r.realTransitions)}</td>
               <td className={styles.num}>{count(r.syntheticTransitions)}</td>
-              <td className={styles.num}>{pct(r.finalRealSuccess)}</td>
+              <td className={styles.num} data-testid="compared-final">
+                {pct(r.finalRealSuccess)}
+              </td>
             </tr>
           ))}
         </tbody>
@@ -92,10 +85,10 @@ export function ComparePage() {
       <div className={styles.charts}>
         <CurveChart
           title="Real-env test success"
-          subtitle="held-out real tasks, per evaluation"
+          subtitle="held-out real tasks; last point: final"
           testId="compare-real"
-          data={byIteration(runs.data, "realSuccess")}
-          series={series}
+          data={real.rows}
+          series={realSeries}
           percent
           height={280}
         />
@@ -103,7 +96,7 @@ export function ComparePage() {
           title="Synthetic success"
           subtitle="rollouts in the experience model"
           testId="compare-synthetic"
-          data={byIteration(runs.data, "syntheticSuccess")}
+          data={byIteration(runs.data, "syntheticSuccess").rows}
           series={series}
           percent
           height={280}
@@ -112,7 +105,7 @@ export function ComparePage() {
           title="Mean reward"
           subtitle="of each iteration's rollouts"
           testId="compare-reward"
-          data={byIteration(runs.data, "meanReward")}
+          data={byIteration(runs.data, "meanReward").rows}
           series={series}
           height={280}
         />

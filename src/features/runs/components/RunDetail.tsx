@@ -3,12 +3,14 @@
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { methodLabelOf } from "@/core/train/methods";
+import { NotFound } from "@/features/shared/components/NotFound";
 import { isActiveStatus } from "@/shared/enums";
-import { useTRPC } from "@/trpc/react";
+import { isNotFound, useTRPC } from "@/trpc/react";
 import { usedSettings } from "../configForm";
-import { count, pct, seconds } from "../format";
+import { type CurveRow, finalIteration, withFinal } from "../curves";
+import { budgetText, count, iterationsText, pct, progressPercent, seconds } from "../format";
 import styles from "../runs.module.css";
-import { CurveChart, type CurveRow } from "./CurveChart";
+import { CurveChart } from "./CurveChart";
 import { MetricsTable } from "./MetricsTable";
 import { RunActions } from "./RunActions";
 import { StatusBadge } from "./StatusBadge";
@@ -23,10 +25,21 @@ export function RunDetail({ id }: { id: string }) {
   const trpc = useTRPC();
   const run = useQuery({
     ...trpc.runs.get.queryOptions({ id }),
+    // Live while queued or running; never again once the server said there is no such run.
     refetchInterval: (query) =>
-      query.state.data && !isActiveStatus(query.state.data.status) ? false : 1_000,
+      isNotFound(query.state.error) || (query.state.data && !isActiveStatus(query.state.data.status))
+        ? false
+        : 1_000,
   });
-  if (run.error) return <div className="error">{run.error.message}</div>;
+  if (isNotFound(run.error))
+    return (
+      <NotFound
+        title="Run not found"
+        detail={run.error?.message}
+        back={{ href: "/runs", label: "Back to runs" }}
+      />
+    );
+  if (run.error && !run.data) return <div className="error">{run.error.message}</div>;
   if (!run.data) return <p className="hint">Loading…</p>;
   const r = run.data;
   const rows: CurveRow[] = r.metrics.map((m) => ({
@@ -37,6 +50,10 @@ export function RunDetail({ id }: { id: string }) {
     realTransitions: m.realTransitions,
     syntheticTransitions: m.syntheticTransitions,
   }));
+  // The final evaluation ends the real-env curve, so the curve's last point is the header's "final" figure.
+  const finalAt = r.finalRealSuccess !== null ? finalIteration(r.iteration, r.metrics) : null;
+  const successRows = withFinal(rows, "realSuccess", r.finalRealSuccess, finalAt ?? 0);
+  const budget = budgetText(r.realTransitions, r.realBudget);
   const took = resultSeconds(r.result);
   const reference =
     r.untrainedRealSuccess !== null ? { y: r.untrainedRealSuccess, label: "untrained" } : null;
@@ -73,13 +90,23 @@ export function RunDetail({ id }: { id: string }) {
       <dl className={styles.stats}>
         <div className={styles.stat}>
           <dt>Progress</dt>
-          <dd data-testid="run-iteration">
-            {r.iteration}
-            <small> / {r.plannedIterations ?? "—"} iterations</small>
-          </dd>
-          <div className="progress" style={{ marginTop: 6 }}>
-            <div style={{ width: `${Math.round(r.progress * 100)}%` }} />
+          <dd data-testid="run-iteration">{iterationsText(r.iteration, r.plannedIterations)}</dd>
+          <div
+            className="progress"
+            style={{ marginTop: 6 }}
+            role="progressbar"
+            aria-label="Run progress"
+            aria-valuemin={0}
+            aria-valuemax={100}
+            aria-valuenow={progressPercent(r.progress)}
+          >
+            <div data-testid="run-progress-bar" style={{ width: `${progressPercent(r.progress)}%` }} />
           </div>
+          {budget !== null ? (
+            <small className="hint" data-testid="run-budget">
+              {budget}
+            </small>
+          ) : null}
         </div>
         <div className={styles.stat}>
           <dt>Real-env success (final)</dt>
@@ -105,13 +132,13 @@ export function RunDetail({ id }: { id: string }) {
           title="Success rate"
           subtitle="synthetic rollouts · real-env test tasks"
           testId="success-chart"
-          data={rows}
+          data={successRows}
           xMax={r.plannedIterations}
           percent
           reference={reference}
           series={[
-            { key: "syntheticSuccess", label: "synthetic success", color: "#7a5af8", dashed: true },
-            { key: "realSuccess", label: "real-env test success", color: "#4f46e5" },
+            { key: "syntheticSuccess", label: "synthetic success", color: "#7a5af8", dash: "5 4" },
+            { key: "realSuccess", label: "real-env test success", color: "#4f46e5", finalAt },
           ]}
         />
         <CurveChart
@@ -130,7 +157,7 @@ export function RunDetail({ id }: { id: string }) {
           xMax={r.plannedIterations}
           series={[
             { key: "realTransitions", label: "real", color: "#dc6803" },
-            { key: "syntheticTransitions", label: "synthetic", color: "#98a2b3", dashed: true },
+            { key: "syntheticTransitions", label: "synthetic", color: "#98a2b3", dash: "5 4" },
           ]}
         />
       </div>

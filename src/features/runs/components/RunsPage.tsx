@@ -7,7 +7,7 @@ import { useState } from "react";
 import { methodLabelOf } from "@/core/train/methods";
 import { isActiveStatus } from "@/shared/enums";
 import { useTRPC } from "@/trpc/react";
-import { count, pct } from "../format";
+import { budgetText, count, iterationsText, pct, progressPercent } from "../format";
 import styles from "../runs.module.css";
 import { RunActions } from "./RunActions";
 import { StatusBadge } from "./StatusBadge";
@@ -45,85 +45,97 @@ export function RunsPage() {
         </span>
       </div>
       {runs.error ? <div className="error">{runs.error.message}</div> : null}
-      <table className="grid" aria-label="Runs">
-        <thead>
-          <tr>
-            <th aria-label="Select" />
-            <th>Run</th>
-            <th>Status</th>
-            <th>Progress</th>
-            <th>Method</th>
-            <th>Domain</th>
-            <th className={styles.num}>Real transitions</th>
-            <th className={styles.num}>Synthetic transitions</th>
-            <th className={styles.num}>Real-env success</th>
-            <th>Created</th>
-            <th />
-          </tr>
-        </thead>
-        <tbody>
-          {runs.data?.length === 0 ? (
+      {/* Fits a 1440 px window: the method, algorithm and domain share the name's cell, long names are cut
+          with the whole name (and the id) in their title, and the run's id and config are on its own page. */}
+      <div className={styles.tableFit} data-testid="runs-table-wrap">
+        <table className={`grid ${styles.runsTable}`} aria-label="Runs">
+          <thead>
             <tr>
-              <td colSpan={11} className={styles.empty}>
-                No runs yet. Launch one with <Link href="/runs/new">New run</Link>.
-              </td>
+              <th aria-label="Select" />
+              <th>Run</th>
+              <th>Status</th>
+              <th>Progress</th>
+              <th className={styles.num}>Real transitions</th>
+              <th className={styles.num}>Synthetic transitions</th>
+              <th className={styles.num}>Real-env success (final)</th>
+              <th>Created</th>
+              <th />
             </tr>
-          ) : null}
-          {runs.data?.map((run) => (
-            <tr
-              key={run.id}
-              data-testid="run-row"
-              data-run-id={run.id}
-              className={run.id === launched ? styles.highlight : undefined}
-            >
-              <td>
-                <input
-                  type="checkbox"
-                  aria-label={`Select ${run.name}`}
-                  checked={selected.includes(run.id)}
-                  onChange={() => toggle(run.id)}
-                />
-              </td>
-              <td>
-                <div className={styles.nameCell}>
-                  <Link href={`/runs/${run.id}`}>{run.name}</Link>
-                  <small>{run.id}</small>
-                </div>
-              </td>
-              <td>
-                <StatusBadge status={run.status} />
-              </td>
-              <td>
-                <div className={styles.progressCell} title={`${Math.round(run.progress * 100)}%`}>
-                  <div className="progress">
-                    <div style={{ width: `${Math.round(run.progress * 100)}%` }} />
-                  </div>
-                  <span data-testid="run-progress">
-                    {run.plannedIterations !== null
-                      ? `it ${run.iteration}/${run.plannedIterations}`
-                      : `${Math.round(run.progress * 100)}%`}
-                  </span>
-                </div>
-              </td>
-              <td>
-                {methodLabelOf(run.method)} <span className="hint">{run.algorithm.toUpperCase()}</span>
-              </td>
-              <td>{run.domain}</td>
-              <td className={styles.num}>{count(run.realTransitions)}</td>
-              <td className={styles.num}>{count(run.syntheticTransitions)}</td>
-              <td className={styles.num} data-testid="run-final">
-                {pct(run.finalRealSuccess)}
-              </td>
-              <td className="hint">{run.createdAt.toLocaleString()}</td>
-              <td>
-                <div className={styles.actions}>
-                  <RunActions id={run.id} status={run.status} />
-                </div>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {runs.data?.length === 0 ? (
+              <tr>
+                <td colSpan={9} className={styles.empty}>
+                  No runs yet. Launch one with <Link href="/runs/new">New run</Link>.
+                </td>
+              </tr>
+            ) : null}
+            {runs.data?.map((run) => {
+              const percent = progressPercent(run.progress);
+              const budget = budgetText(run.realTransitions, run.realBudget);
+              return (
+                <tr
+                  key={run.id}
+                  data-testid="run-row"
+                  data-run-id={run.id}
+                  className={run.id === launched ? styles.highlight : undefined}
+                >
+                  <td>
+                    <input
+                      type="checkbox"
+                      aria-label={`Select ${run.name}`}
+                      checked={selected.includes(run.id)}
+                      onChange={() => toggle(run.id)}
+                    />
+                  </td>
+                  <td>
+                    <div className={styles.nameCell}>
+                      <Link href={`/runs/${run.id}`} title={`${run.name} (${run.id})`}>
+                        {run.name}
+                      </Link>
+                      <small>
+                        {methodLabelOf(run.method)} · {run.algorithm.toUpperCase()} · {run.domain}
+                      </small>
+                    </div>
+                  </td>
+                  <td>
+                    <StatusBadge status={run.status} />
+                  </td>
+                  <td>
+                    <div className={styles.progressCell} title={`${percent}%`}>
+                      <div className="progress">
+                        <div style={{ width: `${percent}%` }} />
+                      </div>
+                      <span data-testid="run-progress">
+                        {iterationsText(run.iteration, run.plannedIterations)}
+                      </span>
+                      {budget !== null ? <span data-testid="run-budget">{budget}</span> : null}
+                    </div>
+                  </td>
+                  <td className={styles.num}>{count(run.realTransitions)}</td>
+                  <td className={styles.num}>{count(run.syntheticTransitions)}</td>
+                  <td className={styles.num} data-testid="run-final">
+                    {pct(run.finalRealSuccess)}
+                  </td>
+                  <td className={`hint ${styles.created}`} title={run.createdAt.toLocaleString()}>
+                    {run.createdAt.toLocaleString("en-US", {
+                      month: "short",
+                      day: "numeric",
+                      hour: "2-digit",
+                      minute: "2-digit",
+                    })}
+                  </td>
+                  <td>
+                    <div className={styles.actions}>
+                      <RunActions id={run.id} status={run.status} />
+                    </div>
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </div>
     </div>
   );
 }

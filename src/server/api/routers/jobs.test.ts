@@ -24,6 +24,15 @@ describe("jobs router", () => {
     expect(await t.db.job.count()).toBe(0);
   });
 
+  it("refuses an empty upload as empty, not as a bad line", async () => {
+    const caller = createCaller({ db: t.db });
+    for (const content of ["", "\n  \n"])
+      await expect(caller.jobs.importTrajectories({ name: "empty.jsonl", content })).rejects.toThrow(
+        "empty.jsonl was rejected, nothing imported: the file is empty",
+      );
+    expect(await t.db.job.count()).toBe(0);
+  });
+
   it("queues a good upload, which the worker then imports", async () => {
     const caller = createCaller({ db: t.db });
     const content = fs.readFileSync(SAMPLE_FILE, "utf8");

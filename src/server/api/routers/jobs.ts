@@ -1,7 +1,7 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
-import { contentKey, formatImportErrors, parseImport } from "@/core/trajectories/importFormat";
+import { contentKey, parseImport, rejectionMessage } from "@/core/trajectories/importFormat";
 import { config } from "@/env";
 import { CollectPayload, IndexPayload, TeacherPayload } from "../../queue/payloads";
 import { cancel, enqueue } from "../../queue/queue";
@@ -42,7 +42,7 @@ export const jobsRouter = createTRPCRouter({
       if (parsed.errors.length > 0) {
         throw new TRPCError({
           code: "BAD_REQUEST",
-          message: `${input.name} was rejected (${parsed.errors.length} bad line${parsed.errors.length === 1 ? "" : "s"}), nothing imported:\n${formatImportErrors(parsed.errors)}`,
+          message: rejectionMessage(input.name, parsed.errors),
         });
       }
       const dir = path.resolve(config().dataDir, "imports");

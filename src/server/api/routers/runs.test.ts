@@ -52,7 +52,18 @@ describe("runs router", () => {
   it("lists the final real-env success and planned iterations, and compares runs' curves in the order asked", async () => {
     const caller = createCaller({ db: t.db });
     const a = await caller.runs.create({ method: "dreamgym", domain: "shop", iterations: 3 } as never);
-    const b = await caller.runs.create({ method: "real", domain: "shop", iterations: 5 } as never);
+    const b = await caller.runs.create({
+      method: "real",
+      domain: "shop",
+      iterations: 5,
+      realTransitions: 800,
+    } as never);
+    const s2r = await caller.runs.create({
+      method: "dreamgym-s2r",
+      domain: "shop",
+      iterations: 10,
+      realTransitions: 1000,
+    } as never);
     const bc = await caller.runs.create({ method: "bc", domain: "shop" } as never);
     await t.db.runMetric.createMany({
       data: [
@@ -77,11 +88,19 @@ describe("runs router", () => {
       finalRealSuccess: 0.62,
       untrainedRealSuccess: 0.05,
       plannedIterations: 3,
+      // Synthetic only: no real budget to spend.
+      realBudget: null,
     });
     expect(listed.find((r) => r.id === b.runId)).toMatchObject({
       finalRealSuccess: null,
       // A real-env run stops at its budget or its iteration cap, whichever comes first: no count is known ahead.
       plannedIterations: null,
+      realBudget: 800,
+    });
+    // S2R's length is its synthetic iterations plus however many real ones its budget takes.
+    expect(listed.find((r) => r.id === s2r.runId)).toMatchObject({
+      plannedIterations: null,
+      realBudget: 1000,
     });
     // Behaviour cloning does not iterate: no "it 0/20" for it.
     expect(listed.find((r) => r.id === bc.runId)).toMatchObject({ algorithm: "bc", plannedIterations: null });
@@ -93,7 +112,14 @@ describe("runs router", () => {
       [1, 0.25, null],
       [2, 0.5, 0.4],
     ]);
-    expect(compared[0]).toMatchObject({ method: "real", finalRealSuccess: null });
+    expect(compared[0]).toMatchObject({
+      method: "real",
+      finalRealSuccess: null,
+      plannedIterations: null,
+      realBudget: 800,
+      progress: 0,
+    });
+    expect(compared[1]).toMatchObject({ finalRealSuccess: 0.62, plannedIterations: 3, realBudget: null });
   });
 
   it("refuses to compare nothing or unknown runs, naming them", async () => {

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { RunConfig } from "@/core/train/config";
-import { plannedIterations as planned } from "@/core/train/methods";
+import { plannedIterations, usesSetting } from "@/core/train/methods";
 import { ACTIVE_STATUSES } from "@/shared/enums";
 import { cancel, enqueue } from "../../queue/queue";
 import { createRun } from "../../train/runStore";
@@ -19,12 +19,17 @@ function evaluations(result: unknown) {
 }
 
 /**
- * The iterations a run's config fixes in advance, so the UI can say "3 of 10"; null when the method does not
- * iterate or a real budget decides (the methods table), or the stored config is unreadable.
+ * What a run's config fixes in advance, for the UI's progress: the iterations ("3 of 10"), null when the method
+ * does not iterate or a real budget decides (the methods table); and the real-transition budget, for methods with
+ * a real phase ("640 / 1,000 real transitions"), else null. Both null when the stored config is unreadable.
  */
-function plannedIterations(config: unknown): number | null {
+function plan(config: unknown): { plannedIterations: number | null; realBudget: number | null } {
   const parsed = RunConfig.safeParse(config);
-  return parsed.success ? planned(parsed.data) : null;
+  if (!parsed.success) return { plannedIterations: null, realBudget: null };
+  return {
+    plannedIterations: plannedIterations(parsed.data),
+    realBudget: usesSetting(parsed.data, "real-budget") ? parsed.data.realTransitions : null,
+  };
 }
 
 async function activeTrainJobs(db: Parameters<typeof createRun>[0], runId: string) {
@@ -69,7 +74,7 @@ export const runsRouter = createTRPCRouter({
       return runs.map(({ config, ...run }) => ({
         ...run,
         ...evaluations(run.result),
-        plannedIterations: plannedIterations(config),
+        ...plan(config),
       }));
     }),
 
@@ -79,7 +84,7 @@ export const runsRouter = createTRPCRouter({
       include: { metrics: { orderBy: { iteration: "asc" } } },
     });
     if (!run) throw new TRPCError({ code: "NOT_FOUND", message: `No run with id ${input.id}` });
-    return { ...run, ...evaluations(run.result), plannedIterations: plannedIterations(run.config) };
+    return { ...run, ...evaluations(run.result), ...plan(run.config) };
   }),
 
   /** Several runs' per-iteration curves, in the order asked, for one chart. */
@@ -103,10 +108,12 @@ export const runsRouter = createTRPCRouter({
           domain: true,
           algorithm: true,
           status: true,
+          progress: true,
           iteration: true,
           realTransitions: true,
           syntheticTransitions: true,
           result: true,
+          config: true,
           metrics: {
             orderBy: { iteration: "asc" },
             select: {
@@ -125,8 +132,8 @@ export const runsRouter = createTRPCRouter({
         throw new TRPCError({ code: "NOT_FOUND", message: `No run with id ${missing.join(", ")}` });
       const byId = new Map(runs.map((r) => [r.id, r]));
       return ids.map((id) => {
-        const { result, ...run } = byId.get(id)!;
-        return { ...run, ...evaluations(result) };
+        const { result, config, ...run } = byId.get(id)!;
+        return { ...run, ...evaluations(result), ...plan(config) };
       });
     }),
 
