@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { HashNgramEmbedder } from "@/core/replay/hashEmbedder";
 import { reconcile } from "./reconcile";
 import { dbAndLanceFixture } from "./storeFixture";
 import { indexPendingSteps } from "./syncSteps";

@@ -2,20 +2,14 @@
 
 import { useState } from "react";
 import { useReviewerName } from "@/features/shared/lib/reviewerName";
-import { FLAG_CATEGORIES, FLAG_CATEGORY_LABELS, FlagCategory } from "@/shared/enums";
+import { FLAG_CATEGORY_LABELS, FlagCategory } from "@/shared/enums";
 import styles from "../flags.module.css";
-import { useFlagMutations } from "./useFlagMutations";
+import { FlagCategoryOptions } from "./FlagCategoryOptions";
+import { type FlagState, useFlagMutations } from "./useFlagMutations";
 
 interface Props {
   trajectoryId: string;
-  step: {
-    id: string;
-    flagged: boolean;
-    flagNote: string | null;
-    flagCategory: string | null;
-    flagAuthor: string | null;
-    flaggedAt: Date | null;
-  };
+  step: FlagState;
   editing: boolean;
   onEditingChange: (editing: boolean) => void;
 }
@@ -66,11 +60,7 @@ export function FlagPanel({ trajectoryId, step, editing, onEditingChange }: Prop
               value={category}
               onChange={(e) => setCategory(categoryOf(e.target.value))}
             >
-              {FLAG_CATEGORIES.map((c) => (
-                <option key={c} value={c}>
-                  {FLAG_CATEGORY_LABELS[c]}
-                </option>
-              ))}
+              <FlagCategoryOptions />
             </select>
           </label>
           {name ? (

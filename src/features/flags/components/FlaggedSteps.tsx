@@ -6,10 +6,11 @@ import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { SourceBadge } from "@/features/shared/components/Badges";
 import { formatReward } from "@/features/shared/lib/formatReward";
 import { verdictOf } from "@/features/shared/lib/realAnswer";
-import { FLAG_CATEGORIES, FLAG_CATEGORY_LABELS, FlagCategory } from "@/shared/enums";
+import { FLAG_CATEGORY_LABELS, FlagCategory } from "@/shared/enums";
 import { type FlaggedFilter, flaggedFilterQuery } from "@/shared/flaggedFilter";
 import { useTRPC } from "@/trpc/react";
 import styles from "../flags.module.css";
+import { FlagCategoryOptions } from "./FlagCategoryOptions";
 import { RunFidelity } from "./RunFidelity";
 
 const PAGE_SIZE = 50;
@@ -121,11 +122,7 @@ export function FlaggedSteps() {
             onChange={(e) => setParam("category", e.target.value)}
           >
             <option value="">all categories</option>
-            {FLAG_CATEGORIES.map((c) => (
-              <option key={c} value={c}>
-                {FLAG_CATEGORY_LABELS[c]}
-              </option>
-            ))}
+            <FlagCategoryOptions />
           </select>
         </label>
         <span className="hint" data-testid="flagged-count">

@@ -3,7 +3,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useTRPC } from "@/trpc/react";
 
-interface FlagState {
+export interface FlagState {
   id: string;
   flagged: boolean;
   flagNote: string | null;
