@@ -4,7 +4,7 @@ import { household } from "../envs/household";
 import { shop } from "../envs/shop";
 import { RetrievalExperienceModel } from "../experience/retrieval/retrievalModel";
 import { parseRunConfig, type RunMethod } from "./config";
-import { type IterationReport, runTraining } from "./run";
+import { type IterationReport, type RunResult, runTraining } from "./run";
 import { offlineMemoryBuffer } from "./testing";
 
 const offlineBuffer = () => offlineMemoryBuffer(household, 10);
@@ -33,7 +33,13 @@ describe("runTraining", () => {
   it("counts real and synthetic transitions by method: DreamGym uses none, S2R and real-env training stop at their budget", async () => {
     const results: Record<
       string,
-      { real: number; synthetic: number; iterations: number; reports: IterationReport[] }
+      {
+        final: RunResult["final"];
+        real: number;
+        synthetic: number;
+        iterations: number;
+        reports: IterationReport[];
+      }
     > = {};
     for (const method of ["untrained", "dreamgym", "dreamgym-s2r", "real"] as const) {
       const config = tiny(method);
@@ -49,6 +55,7 @@ describe("runTraining", () => {
         },
       });
       results[method] = {
+        final: result.final,
         real: result.realTransitions,
         synthetic: result.syntheticTransitions,
         iterations: result.iterations,
@@ -70,6 +77,8 @@ describe("runTraining", () => {
     expect(results["dreamgym-s2r"]!.reports.at(-1)!.phase).toBe("real");
     expect(results.real!.synthetic).toBe(0);
     expect(results.real!.real).toBeGreaterThan(0);
+    // The final figure is the last iteration's evaluation when one was due then (same policy, one number).
+    expect(results.dreamgym!.reports.at(-1)!.evaluation).toEqual(results.dreamgym!.final);
     // Every iteration was evaluated on the real test tasks (interval 1), with cumulative counts.
     for (const r of results.dreamgym!.reports) expect(r.evaluation?.episodes).toBe(4);
     expect(results.dreamgym!.reports.map((r) => r.syntheticTransitions)).toEqual(

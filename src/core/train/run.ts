@@ -124,6 +124,8 @@ export async function runTraining(config: RunConfig, deps: RunDeps): Promise<Run
   let syntheticTransitions = deps.resume?.syntheticTransitions ?? 0;
   let iterations = deps.resume?.iterations ?? 0;
   let generated: Task[] = deps.resume?.generated ?? [];
+  /** The evaluation of the last iteration, when it was due: the final policy's, if nothing trained after it. */
+  let lastEvaluation: { iterations: number; result: EvaluationResult } | undefined;
 
   if (spec.phases.length > 0) {
     const reference =
@@ -184,6 +186,8 @@ export async function runTraining(config: RunConfig, deps: RunDeps): Promise<Run
         else syntheticTransitions += result.transitions;
         iterations++;
         const due = iterations % config.evaluation.interval === 0;
+        const evaluation = due ? await evaluate(`eval:it${iterations}`) : undefined;
+        if (evaluation) lastEvaluation = { iterations, result: evaluation };
         await deps.onIteration?.({
           phase,
           iteration: iterations,
@@ -195,7 +199,7 @@ export async function runTraining(config: RunConfig, deps: RunDeps): Promise<Run
           update: result.update,
           generated: result.generated,
           episodes: result.episodes.map((e) => e.episode),
-          ...(due ? { evaluation: await evaluate(`eval:it${iterations}`) } : {}),
+          ...(evaluation ? { evaluation } : {}),
           state: {
             iterations,
             realTransitions,
@@ -210,7 +214,9 @@ export async function runTraining(config: RunConfig, deps: RunDeps): Promise<Run
     }
   }
 
-  const final = await evaluate("eval:final");
+  // The same policy evaluated twice with other samples would show two "final" figures for one run.
+  const final =
+    lastEvaluation?.iterations === iterations ? lastEvaluation.result : await evaluate("eval:final");
   return {
     method: config.method,
     domain: config.domain,
