@@ -5,6 +5,7 @@
 const BENCHES: Record<string, () => Promise<(args: string[]) => Promise<void>>> = {
   envs: async () => (await import("./envSpeed")).envSpeedBench,
   retrieval: async () => (await import("./retrieval")).retrievalBench,
+  rollouts: async () => (await import("./rollouts")).rolloutsBench,
   table: async () => (await import("./table")).tableBench,
   "ui-stepper": async () => (await import("./uiStepper")).uiStepperBench,
   "ui-heatmap": async () => (await import("./uiHeatmap")).uiHeatmapBench,

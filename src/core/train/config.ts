@@ -44,6 +44,15 @@ export const RunConfigFields = z.strictObject({
   /** Train tasks 0..n-1 are the seed tasks (those the offline data covers). */
   seedTasks: z.number().int().min(1).max(1_000_000).default(300),
   seed: z.number().int().min(0).default(0),
+  rollouts: z
+    .strictObject({
+      /**
+       * Episodes of an iteration in flight at once (every task's group together). With an openai backend this is
+       * how many requests overlap; results are the same at any value.
+       */
+      concurrency: z.number().int().min(1).max(1_024).default(8),
+    })
+    .prefault({}),
   backends: z
     .strictObject({
       experience: z.enum(BACKENDS).default("embedded"),

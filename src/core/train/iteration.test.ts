@@ -43,6 +43,7 @@ describe("a DreamGym iteration", () => {
       parentsPerIteration: 2,
       variationsPerParent: 1,
       seed: 9,
+      concurrency: 4,
     };
     const result = await trainingIteration(deps, iteration, 0, pool);
 

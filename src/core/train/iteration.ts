@@ -5,10 +5,11 @@ import { proposeVariations } from "../curriculum/variations";
 import type { RealDomain } from "../envs/domain";
 import type { LinearPolicy } from "../policy/linearPolicy";
 import type { ReplayBuffer } from "../replay/buffer";
-import { type CollectedEpisode, collectEpisode } from "../rl/collect";
+import type { CollectedEpisode } from "../rl/collect";
 import type { UpdateStats } from "../rl/stats";
 import type { Environment, Task, TrajectorySource } from "../types";
 import { Rng } from "../util/random";
+import { collectGroups } from "./collectGroups";
 import { episodeTransitions } from "./episodeTransitions";
 import type { Learner } from "./learner";
 
@@ -23,6 +24,8 @@ export interface IterationSettings {
   parentsPerIteration: number;
   variationsPerParent: number;
   seed: number;
+  /** Rollouts in flight at once; results do not depend on it. */
+  concurrency: number;
 }
 
 export interface IterationResult {
@@ -77,22 +80,17 @@ export async function trainingIteration(
     lambda: settings.lambda,
     rng,
   });
-  const groups: CollectedEpisode[][] = [];
-  let remaining = deps.transitionBudget ?? Number.POSITIVE_INFINITY;
-  for (const task of batch) {
-    if (remaining <= 0) break;
-    const group: CollectedEpisode[] = [];
-    for (let g = 0; g < settings.groupSize && remaining > 0; g++) {
-      const key = `${settings.seed}:it${iteration}:${task.id}:g${g}`;
-      const maxSteps = Math.min(domain.maxSteps, remaining);
-      const collected = await collectEpisode(deps.makeEnv(), policy, task, maxSteps, key, deps.learner.value);
-      remaining -= collected.episode.steps.length;
-      group.push(collected);
-    }
-    groups.push(group);
-    // Let timers run between groups (the worker's lease heartbeat): rollouts in memory never wait on I/O.
-    await new Promise((resolve) => setTimeout(resolve, 0));
-  }
+  const groups = await collectGroups({
+    batch,
+    groupSize: settings.groupSize,
+    maxSteps: domain.maxSteps,
+    keyPrefix: `${settings.seed}:it${iteration}`,
+    makeEnv: deps.makeEnv,
+    policy,
+    ...(deps.learner.value ? { value: deps.learner.value } : {}),
+    concurrency: settings.concurrency,
+    ...(deps.transitionBudget !== undefined ? { transitionBudget: deps.transitionBudget } : {}),
+  });
   const update = deps.learner.update(groups.map((g) => g.map((e) => e.decisions)));
   const episodes = groups.flat();
   await buffer?.add(

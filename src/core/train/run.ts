@@ -148,6 +148,7 @@ export async function runTraining(config: RunConfig, deps: RunDeps): Promise<Run
       parentsPerIteration: writesVariations ? config.curriculum.parentsPerIteration : 0,
       variationsPerParent: config.curriculum.variationsPerParent,
       seed: config.seed,
+      concurrency: config.rollouts.concurrency,
     };
     const experience = experienceSettings(config);
     const initialState = (task: Task) => domain.createEnvironment().reset(task);

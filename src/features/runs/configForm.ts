@@ -204,6 +204,14 @@ export const FIELDS: readonly FieldDef[] = [
     use: "rl",
   },
   {
+    path: "rollouts.concurrency",
+    label: "Rollouts in flight",
+    hint: "Episodes run at once (overlapping model requests); results do not depend on it",
+    section: "Policy optimisation",
+    kind: int(1),
+    use: "rl",
+  },
+  {
     path: "learningRate",
     label: "Learning rate",
     hint: "Adam step size of the GRPO or PPO update",

@@ -1,0 +1,67 @@
+import pLimit from "p-limit";
+import type { LinearPolicy } from "../policy/linearPolicy";
+import type { LinearValue } from "../policy/value";
+import { type CollectedEpisode, collectEpisode } from "../rl/collect";
+import type { Environment, Task } from "../types";
+
+export interface GroupCollection {
+  batch: Task[];
+  groupSize: number;
+  maxSteps: number;
+  /** Episode keys are `${keyPrefix}:${task.id}:g${g}`: each episode samples from its own stream. */
+  keyPrefix: string;
+  makeEnv: () => Environment;
+  policy: LinearPolicy;
+  value?: LinearValue;
+  /** Episodes in flight at once (experience-model and policy requests overlap up to this many). */
+  concurrency: number;
+  /** Environment steps these rollouts may take at most; undefined: no limit. */
+  transitionBudget?: number;
+}
+
+/** Let timers run (the worker's lease heartbeat): rollouts in memory may never wait on I/O otherwise. */
+const yieldToTimers = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+/**
+ * The G rollouts of every task of a batch, one group per task in batch order. Episodes run concurrently up to
+ * `concurrency`; each has its own random stream and lands in its own slot, so the groups are the same whatever the
+ * limit and whatever order the episodes finish in.
+ *
+ * When a transition budget could run out within the batch, the rollouts run one after another instead, each cut
+ * to what is left: where a budget ends must not depend on which episode happened to finish first. A group cut
+ * short (or left out) by the budget has fewer episodes; a batch the budget does not reach is left out.
+ */
+export async function collectGroups(c: GroupCollection): Promise<CollectedEpisode[][]> {
+  const episode = (task: Task, g: number, maxSteps: number) =>
+    collectEpisode(c.makeEnv(), c.policy, task, maxSteps, `${c.keyPrefix}:${task.id}:g${g}`, c.value);
+  const worstCase = c.batch.length * c.groupSize * c.maxSteps;
+  if (c.transitionBudget !== undefined && c.transitionBudget < worstCase) {
+    const groups: CollectedEpisode[][] = [];
+    let remaining = c.transitionBudget;
+    for (const task of c.batch) {
+      if (remaining <= 0) break;
+      const group: CollectedEpisode[] = [];
+      for (let g = 0; g < c.groupSize && remaining > 0; g++) {
+        const collected = await episode(task, g, Math.min(c.maxSteps, remaining));
+        remaining -= collected.episode.steps.length;
+        group.push(collected);
+      }
+      groups.push(group);
+      await yieldToTimers();
+    }
+    return groups;
+  }
+  const limit = pLimit(Math.max(1, c.concurrency));
+  const groups = c.batch.map((task) =>
+    Promise.all(
+      Array.from({ length: c.groupSize }, (_, g) =>
+        limit(async () => {
+          const collected = await episode(task, g, c.maxSteps);
+          await yieldToTimers();
+          return collected;
+        }),
+      ),
+    ),
+  );
+  return Promise.all(groups);
+}
