@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createTestDb, type TestDb } from "../../tests/helpers/testDb";
+import { retryWhenBusy } from "./db";
 
 let t: TestDb;
 beforeEach(async () => {
@@ -41,5 +42,33 @@ describe("database connections", () => {
     await t.db.setting.create({ data: { key: "waiter", value: 2 } });
     expect(Date.now() - started).toBeGreaterThan(300); // it really waited for the lock
     expect(await t.db.setting.count()).toBe(3);
+  });
+
+  it("retry a write that SQLite answered busy, and nothing else", async () => {
+    let calls = 0;
+    const busyTwice = async () => {
+      calls++;
+      if (calls <= 2)
+        throw new Error("Raw query failed. Code: `5`. Message: `SQLITE_BUSY: database is locked`");
+      return "written";
+    };
+    expect(await retryWhenBusy(busyTwice, 4, 1)).toBe("written");
+    expect(calls).toBe(3);
+
+    let other = 0;
+    const conflict = async () => {
+      other++;
+      throw new Error("This trace changed while you reviewed it; reload it");
+    };
+    await expect(retryWhenBusy(conflict, 4, 1)).rejects.toThrow("changed while you reviewed it");
+    expect(other).toBe(1);
+
+    let always = 0;
+    const locked = async () => {
+      always++;
+      throw new Error("SQLITE_BUSY: database is locked");
+    };
+    await expect(retryWhenBusy(locked, 3, 1)).rejects.toThrow("SQLITE_BUSY");
+    expect(always).toBe(3);
   });
 });

@@ -45,3 +45,25 @@ export function getDb(): Promise<Db> {
   globalForDb.dreamgymDb ??= createDb();
   return globalForDb.dreamgymDb;
 }
+
+/** SQLite's "database is locked" and "busy snapshot": another process's write got in the way, not a bad request. */
+export function isBusyError(error: unknown): boolean {
+  const text =
+    error instanceof Error ? `${error.message} ${String((error as { cause?: unknown }).cause ?? "")}` : "";
+  return /SQLITE_BUSY|database is locked/i.test(text);
+}
+
+/**
+ * Runs a short write again when SQLite answered busy: a transaction that read before another process committed
+ * cannot write (whatever the busy timeout), but the same transaction started afresh can. Other errors pass through.
+ */
+export async function retryWhenBusy<T>(write: () => Promise<T>, attempts = 4, delayMs = 100): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await write();
+    } catch (error) {
+      if (attempt >= attempts || !isBusyError(error)) throw error;
+      await new Promise((resolve) => setTimeout(resolve, delayMs * attempt));
+    }
+  }
+}

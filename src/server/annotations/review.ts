@@ -1,6 +1,6 @@
 import type { Annotation, AnnotationEvent, Prisma } from "@/generated/prisma/client";
 import type { AnnotationStatus, ReviewAction } from "@/shared/enums";
-import type { Db } from "../db";
+import { type Db, retryWhenBusy } from "../db";
 import { AnnotationError, notFound } from "./errors";
 import { whyNotOurs } from "./lock";
 
@@ -63,6 +63,10 @@ function changeOf(row: Annotation, input: ReviewInput, now: Date): Change {
  * lands on a trace someone else took over or changed in between.
  */
 export async function reviewAnnotation(db: Db, input: ReviewInput): Promise<ReviewResult> {
+  return retryWhenBusy(() => reviewOnce(db, input));
+}
+
+function reviewOnce(db: Db, input: ReviewInput): Promise<ReviewResult> {
   return db.$transaction(async (tx: Prisma.TransactionClient) => {
     const now = new Date();
     const row = await tx.annotation.findUnique({ where: { id: input.id } });
