@@ -56,6 +56,7 @@ export async function createHouseholdOfflineDb(episodes: number): Promise<TestDb
   const t = await createTestDb();
   process.env.DREAMGYM_DATA_DIR = t.dir;
   process.env.LANCEDB_DIR = path.join(t.dir, "lancedb");
+  // Loaded here only: most tests that use this file never collect, and the environments are large to import.
   const { collectOffline } = await import("@/server/collect/collectOffline");
   await collectOffline(t.db, {
     domain: "household",

@@ -25,10 +25,8 @@ export function taskGenerator(config: RunConfig): TaskGenerator {
 export async function runDeps(db: Db, config: RunConfig): Promise<Omit<RunDeps, "onIteration" | "signal">> {
   const deps: Omit<RunDeps, "onIteration" | "signal"> = { domain: getRealDomain(config.domain) };
   if (hasPhase(config.method, "synthetic")) {
-    Object.assign(deps, {
-      buffer: await offlineBuffer(db, config.domain, await createEmbedder(appConfig())),
-      model: createExperienceModel(appConfig(), experienceSettings(config), config.backends.experience),
-    });
+    deps.buffer = await offlineBuffer(db, config.domain, await createEmbedder(appConfig()));
+    deps.model = createExperienceModel(appConfig(), experienceSettings(config), config.backends.experience);
   }
   if (config.curriculum.taskGeneration) deps.generator = taskGenerator(config);
   return deps;
