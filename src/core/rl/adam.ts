@@ -1,7 +1,10 @@
 /**
  * Adam (Kingma & Ba 2015) over several flat parameter vectors, with global gradient-norm clipping first, as
- * CleanRL does (nn.utils.clip_grad_norm_ then optimizer.step()). Dense on purpose: every weight's moments decay
- * every step, exactly as torch.optim.Adam, so results do not depend on which features a minibatch touched.
+ * CleanRL does (nn.utils.clip_grad_norm_ then optimizer.step()). Dense in effect: every weight's moments decay
+ * every step, exactly as torch.optim.Adam, so results do not depend on which features a minibatch touched. A
+ * weight whose gradient has always been 0 has zero moments and never moves, so the step visits only the weights
+ * that ever had a gradient (a few thousand of a hashed feature space's 2^18) and gives the same numbers, bit for
+ * bit, as the dense loop in a fraction of its time.
  */
 import { z } from "zod";
 import { base64ToFloat64, base64ToUint32, float64ToBase64, uint32ToBase64 } from "../policy/base64";
@@ -49,6 +52,8 @@ export class Adam {
   private readonly beta2: number;
   private readonly epsilon: number;
   private readonly maxGradNorm: number;
+  /** Per parameter vector: the indices that ever had a non-zero gradient, ascending, and a flag per weight. */
+  private readonly active: { indices: Uint32Array; count: number; flags: Uint8Array }[];
   private t = 0;
 
   constructor(params: Float32Array[], config: AdamConfig) {
@@ -61,6 +66,22 @@ export class Adam {
     this.beta2 = config.beta2 ?? 0.999;
     this.epsilon = config.epsilon ?? 1e-5;
     this.maxGradNorm = config.maxGradNorm ?? Number.POSITIVE_INFINITY;
+    this.active = params.map((p) => ({ indices: new Uint32Array(64), count: 0, flags: new Uint8Array(p.length) }));
+  }
+
+  /** Adds the weights whose gradient is non-zero for the first time, keeping the indices ascending. */
+  private activate(k: number, from: Float64Array): void {
+    const set = this.active[k]!;
+    const fresh: number[] = [];
+    for (let i = 0; i < from.length; i++) if (from[i] !== 0 && set.flags[i] === 0) fresh.push(i);
+    if (fresh.length === 0) return;
+    for (const i of fresh) set.flags[i] = 1;
+    const merged = new Uint32Array(Math.max(set.indices.length, (set.count + fresh.length) * 2));
+    merged.set(set.indices.subarray(0, set.count));
+    merged.set(fresh, set.count);
+    set.count += fresh.length;
+    merged.subarray(0, set.count).sort();
+    set.indices = merged;
   }
 
   zeroGrad(): void {
@@ -72,14 +93,18 @@ export class Adam {
       t: this.t,
       moments: this.m.map((m, k) => {
         const v = this.v[k] as Float64Array;
-        const index: number[] = [];
-        for (let i = 0; i < m.length; i++) if (m[i] !== 0 || v[i] !== 0) index.push(i);
-        return {
-          length: m.length,
-          index: uint32ToBase64(Uint32Array.from(index)),
-          m: float64ToBase64(Float64Array.from(index, (i) => m[i] as number)),
-          v: float64ToBase64(Float64Array.from(index, (i) => v[i] as number)),
-        };
+        let count = 0;
+        for (let i = 0; i < m.length; i++) if (m[i] !== 0 || v[i] !== 0) count++;
+        const index = new Uint32Array(count);
+        const ms = new Float64Array(count);
+        const vs = new Float64Array(count);
+        for (let i = 0, j = 0; i < m.length; i++) {
+          if (m[i] === 0 && v[i] === 0) continue;
+          index[j] = i;
+          ms[j] = m[i] as number;
+          vs[j++] = v[i] as number;
+        }
+        return { length: m.length, index: uint32ToBase64(index), m: float64ToBase64(ms), v: float64ToBase64(vs) };
       }),
     };
   }
@@ -108,14 +133,33 @@ export class Adam {
         mk[i] = m[j] as number;
         vk[i] = v[j] as number;
       });
+      // The weights with moments are the ones that ever had a gradient (the rest never move).
+      const set = this.active[k]!;
+      set.flags.fill(0);
+      set.count = 0;
+      const nonZero = new Float64Array(mk.length);
+      index.forEach((i) => {
+        nonZero[i] = 1;
+      });
+      this.activate(k, nonZero);
     });
     this.t = state.t;
   }
 
   /** Clips, then takes one Adam step. Returns the gradient norm before clipping. */
   step(): number {
+    this.grads.forEach((g, k) => {
+      this.activate(k, g);
+    });
+    // Summed over the active weights in index order: the same additions as over every weight (the rest add 0).
     let squares = 0;
-    for (const g of this.grads) for (const x of g) squares += x * x;
+    this.grads.forEach((g, k) => {
+      const { indices, count } = this.active[k]!;
+      for (let j = 0; j < count; j++) {
+        const x = g[indices[j]!]!;
+        squares += x * x;
+      }
+    });
     const norm = Math.sqrt(squares);
     const scale = norm > this.maxGradNorm ? this.maxGradNorm / (norm + 1e-6) : 1;
     this.t += 1;
@@ -126,16 +170,18 @@ export class Adam {
     const stepSize = this.learningRate / c1;
     const sqrtC2 = Math.sqrt(c2);
     this.params.forEach((p, k) => {
-      const g = this.grads[k] as Float64Array;
-      const m = this.m[k] as Float64Array;
-      const v = this.v[k] as Float64Array;
-      for (let i = 0; i < p.length; i++) {
-        const gi = (g[i] as number) * scale;
-        const mi = beta1 * (m[i] as number) + (1 - beta1) * gi;
-        const vi = beta2 * (v[i] as number) + (1 - beta2) * gi * gi;
+      const g = this.grads[k]!;
+      const m = this.m[k]!;
+      const v = this.v[k]!;
+      const { indices, count } = this.active[k]!;
+      for (let j = 0; j < count; j++) {
+        const i = indices[j]!;
+        const gi = g[i]! * scale;
+        const mi = beta1 * m[i]! + (1 - beta1) * gi;
+        const vi = beta2 * v[i]! + (1 - beta2) * gi * gi;
         m[i] = mi;
         v[i] = vi;
-        if (mi !== 0) p[i] = (p[i] as number) - (stepSize * mi) / (Math.sqrt(vi) / sqrtC2 + epsilon);
+        if (mi !== 0) p[i] = p[i]! - (stepSize * mi) / (Math.sqrt(vi) / sqrtC2 + epsilon);
       }
     });
     return norm;
