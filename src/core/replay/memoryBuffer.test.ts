@@ -69,4 +69,48 @@ describe("MemoryReplayBuffer", () => {
     expect(await nextTexts(["cm1", "cm2", "cm3"])).toEqual(one);
     expect(await nextTexts(["z", "a", "m"])).toEqual(one);
   });
+
+  it("answers a query asked again after adds exactly as a buffer filled at once does", async () => {
+    // Copies of a text (a synthetic rollout repeating an offline step), a replaced id and new texts.
+    const copies = HAND_CHECKED.map((t, i) => ({
+      ...t,
+      id: `${t.id}-copy`,
+      source: "synthetic" as const,
+      reward: i,
+    }));
+    const replaced = { ...HAND_CHECKED[0]!, action: `${HAND_CHECKED[0]!.action} again` };
+    const batches = [HAND_CHECKED.slice(0, 2), HAND_CHECKED.slice(2), copies, [replaced]];
+    const growing = new MemoryReplayBuffer(new HashNgramEmbedder());
+    const answersAfter: string[][][] = [];
+    for (const batch of batches) {
+      await growing.add(batch);
+      const answers = [];
+      for (const { query } of HAND_QUERIES) {
+        for (const filter of [{}, { sources: ["synthetic" as const] }, { excludeIds: ["h-apple"] }]) {
+          answers.push((await growing.similar(query, 3, filter)).map((d) => `${d.id}:${d.score.toFixed(6)}`));
+        }
+      }
+      answersAfter.push(answers);
+    }
+    for (let n = 1; n <= batches.length; n++) {
+      const atOnce = new MemoryReplayBuffer(new HashNgramEmbedder());
+      await atOnce.add(batches.slice(0, n).flat());
+      const answers = [];
+      for (const { query } of HAND_QUERIES) {
+        for (const filter of [{}, { sources: ["synthetic" as const] }, { excludeIds: ["h-apple"] }]) {
+          answers.push((await atOnce.similar(query, 3, filter)).map((d) => `${d.id}:${d.score.toFixed(6)}`));
+        }
+      }
+      expect(answersAfter[n - 1], `after batch ${n}`).toEqual(answers);
+    }
+    expect(growing.size).toBe(HAND_CHECKED.length * 2);
+    // A copy in the same partition shares its original's row: a scan covers distinct texts, not transitions.
+    const held = [...HAND_CHECKED.slice(1), ...copies, replaced];
+    const distinct = new Set(
+      held.map((t) => [t.domain, t.source, t.instruction, t.state.text, t.action].join("|")),
+    );
+    expect(distinct.size).toBeLessThan(held.length);
+    // The replaced transition's old text keeps its row (rows are never removed).
+    expect(growing.distinctTexts).toBe(distinct.size + 1);
+  });
 });

@@ -1,26 +1,42 @@
+import { LRUCache } from "lru-cache";
 import type { Transition } from "../types";
 import type { Demonstration, ReplayBuffer, SimilarFilter, SimilarQuery } from "./buffer";
 import { byScoreThenContent } from "./cosine";
 import type { Embedder } from "./embedder";
 import { transitionText } from "./transitionText";
 
-/** Rows of one domain and source, with their unit vectors packed in one array: a query is one tight loop. */
+/**
+ * The transitions of one domain and source, grouped by the text they are retrieved by, with one unit vector per
+ * text packed in one array: a query is one tight loop over distinct texts. Synthetic rollouts repeat themselves
+ * (a third of a long DreamGym run's transitions are distinct), so a group stands for all its copies.
+ */
 class Partition {
-  readonly transitions: Transition[] = [];
+  /** The transitions of each text; a text never loses its row, though its last transition may move away. */
+  readonly members: Transition[][] = [];
+  readonly rowOfText = new Map<string, number>();
+  /** Every (row, transition) added, in order: a remembered answer catches up by scanning only what came after. */
+  readonly log: { row: number; transition: Transition }[] = [];
   vectors: Float32Array;
 
   constructor(readonly dimension: number) {
     this.vectors = new Float32Array(dimension * 256);
   }
 
-  set(row: number, transition: Transition, unit: Float32Array) {
+  get rows(): number {
+    return this.members.length;
+  }
+
+  addText(text: string, unit: Float32Array): number {
+    const row = this.members.length;
     if ((row + 1) * this.dimension > this.vectors.length) {
       const grown = new Float32Array(this.vectors.length * 2);
       grown.set(this.vectors);
       this.vectors = grown;
     }
-    this.transitions[row] = transition;
     this.vectors.set(unit, row * this.dimension);
+    this.members.push([]);
+    this.rowOfText.set(text, row);
+    return row;
   }
 }
 
@@ -34,15 +50,48 @@ function unit(vector: Float32Array): Float32Array {
   return scaled;
 }
 
+/** Dot product of the query with row `row`, four lanes at a time (the scan's inner loop). */
+function dot(query: Float32Array, vectors: Float32Array, offset: number, dimension: number): number {
+  let s0 = 0;
+  let s1 = 0;
+  let s2 = 0;
+  let s3 = 0;
+  let i = 0;
+  for (; i + 3 < dimension; i += 4) {
+    s0 += query[i]! * vectors[offset + i]!;
+    s1 += query[i + 1]! * vectors[offset + i + 1]!;
+    s2 += query[i + 2]! * vectors[offset + i + 2]!;
+    s3 += query[i + 3]! * vectors[offset + i + 3]!;
+  }
+  for (; i < dimension; i++) s0 += query[i]! * vectors[offset + i]!;
+  return s0 + s1 + (s2 + s3);
+}
+
+/** A query's answer so far, and how much of each partition's log it has seen. */
+interface Answer {
+  query: Float32Array;
+  best: Demonstration[];
+  seen: Map<Partition, number>;
+}
+
 /**
- * A replay buffer in memory with exact cosine search: for tests and offline runs. Vectors are normalised once on
- * insert and kept per (domain, source), so a query scans only the partitions its filter allows with a dot product
- * and keeps a running top-k; it stays linear in the rows it scans, so past ~1M transitions use the LanceDB store.
+ * A replay buffer in memory with exact cosine search: for runs, tests and offline work. Vectors are normalised
+ * once per distinct text and kept per (domain, source), so a query scans only the partitions its filter allows
+ * and keeps a running top-k; it stays linear in the distinct texts it scans, so past ~1M use the LanceDB store.
+ * The top-k is the same whatever order rows are scanned in (ties are ordered by content), so grouping copies of
+ * a text changes no answer.
  */
 export class MemoryReplayBuffer implements ReplayBuffer {
   private readonly partitions = new Map<string, Partition>();
-  /** Where each transition id lives, so that adding an id again replaces its row. */
+  /** Where each transition id lives, so that adding an id again replaces it. */
   private readonly rows = new Map<string, { partition: Partition; row: number }>();
+  /**
+   * Remembered answers. The same query comes back often (a group's rollouts take the same first steps, and a
+   * third of a long DreamGym run's steps are new), and the buffer only grows between iterations: an answer is
+   * brought up to date by scoring just the transitions added since, which gives the same top-k as a full scan.
+   * Replacing a transition (adding an id again) forgets them all. Bounded, about 1 KB an answer.
+   */
+  private answers = new LRUCache<string, Answer>({ max: 20_000 });
 
   constructor(private readonly embedder: Embedder) {}
 
@@ -50,59 +99,137 @@ export class MemoryReplayBuffer implements ReplayBuffer {
     return this.rows.size;
   }
 
+  /** Distinct texts held, over every partition: what a query scans at most. */
+  get distinctTexts(): number {
+    let n = 0;
+    for (const p of this.partitions.values()) n += p.rows;
+    return n;
+  }
+
   async add(ts: Transition[]): Promise<void> {
     if (ts.length === 0) return;
-    const vectors = await this.embedder.embed(ts.map((t) => textOf(t)));
+    const texts = ts.map((t) => textOf(t));
+    // Only texts the partition has not seen are embedded (the same text always gets the same vector).
+    const fresh = [...new Set(texts.filter((text, i) => !this.partitionOf(ts[i]!)?.rowOfText.has(text)))];
+    const vectors = fresh.length > 0 ? await this.embedder.embed(fresh) : [];
+    const vectorOf = new Map(fresh.map((text, i) => [text, unit(vectors[i]!)]));
     ts.forEach((transition, i) => {
-      const vector = unit(vectors[i]!);
-      const key = `${transition.domain}\u0000${transition.source}`;
+      const text = texts[i]!;
+      const key = partitionKey(transition);
       let partition = this.partitions.get(key);
       if (!partition) {
-        partition = new Partition(vector.length);
+        partition = new Partition(vectorOf.get(text)!.length);
         this.partitions.set(key, partition);
       }
       const existing = this.rows.get(transition.id);
       if (existing && existing.partition !== partition) {
         throw new Error(`replay buffer: transition ${transition.id} cannot move to another domain or source`);
       }
-      const row = existing?.row ?? partition.transitions.length;
-      partition.set(row, transition, vector);
+      if (existing) {
+        this.answers.clear();
+        const group = partition.members[existing.row]!;
+        group.splice(
+          group.findIndex((t) => t.id === transition.id),
+          1,
+        );
+      }
+      const row = partition.rowOfText.get(text) ?? partition.addText(text, vectorOf.get(text)!);
+      partition.members[row]!.push(transition);
+      partition.log.push({ row, transition });
       this.rows.set(transition.id, { partition, row });
     });
   }
 
   async similar(q: SimilarQuery, k: number, filter: SimilarFilter = {}): Promise<Demonstration[]> {
     if (k <= 0) return [];
-    const [raw] = await this.embedder.embed([transitionText(q)]);
-    const query = unit(raw!);
-    const sources = filter.sources ? new Set<string>(filter.sources) : undefined;
-    const excludeIds = new Set(filter.excludeIds ?? []);
-    const excludeTasks = new Set(filter.excludeTaskIds ?? []);
-    const best: Demonstration[] = [];
-    for (const [key, partition] of this.partitions) {
-      const [domain, source] = key.split("\u0000");
-      if (domain !== q.domain || (sources && !sources.has(source!))) continue;
-      const { vectors, transitions, dimension } = partition;
-      for (let row = 0; row < transitions.length; row++) {
-        let score = 0;
-        const offset = row * dimension;
-        for (let i = 0; i < dimension; i++) score += query[i]! * vectors[offset + i]!;
-        const worst = best[best.length - 1];
-        if (best.length >= k && worst && score < worst.score) continue;
-        const transition = transitions[row]!;
-        if (excludeIds.has(transition.id)) continue;
-        if (transition.taskId !== undefined && excludeTasks.has(transition.taskId)) continue;
-        const entry: Demonstration = { ...transition, score };
-        if (best.length >= k && worst && byScoreThenContent(entry, worst) > 0) continue;
-        // Insertion into a short sorted list: k is small, so this beats sorting every row.
-        let at = best.length;
-        while (at > 0 && byScoreThenContent(entry, best[at - 1]!) < 0) at--;
-        best.splice(at, 0, entry);
-        if (best.length > k) best.pop();
-      }
+    const text = transitionText(q);
+    const key = JSON.stringify([q.domain, text, k, filter.sources, filter.excludeIds, filter.excludeTaskIds]);
+    const hit = this.answers.get(key);
+    if (hit) {
+      this.catchUp(hit, q.domain, k, filter);
+      return [...hit.best];
     }
-    return best;
+    const answer = await this.search(q.domain, text, k, filter);
+    this.answers.set(key, answer);
+    return [...answer.best];
   }
+
+  /** The partitions a query with this filter scans. */
+  private *scanned(domain: string, filter: SimilarFilter): Generator<Partition> {
+    const sources = filter.sources ? new Set<string>(filter.sources) : undefined;
+    for (const [key, partition] of this.partitions) {
+      const [partitionDomain, source] = key.split("\u0000");
+      if (partitionDomain !== domain || (sources && !sources.has(source!))) continue;
+      yield partition;
+    }
+  }
+
+  private partitionOf(t: Transition): Partition | undefined {
+    return this.partitions.get(partitionKey(t));
+  }
+
+  private async search(domain: string, text: string, k: number, filter: SimilarFilter): Promise<Answer> {
+    const [raw] = await this.embedder.embed([text]);
+    const query = unit(raw!);
+    const offer = offerTo([], k, filter);
+    const seen = new Map<Partition, number>();
+    for (const partition of this.scanned(domain, filter)) {
+      const { vectors, members, dimension } = partition;
+      for (let row = 0; row < members.length; row++) {
+        const score = dot(query, vectors, row * dimension, dimension);
+        if (!offer.admits(score)) continue;
+        for (const transition of members[row]!) offer.add(transition, score);
+      }
+      seen.set(partition, partition.log.length);
+    }
+    return { query, best: offer.best, seen };
+  }
+
+  private catchUp(answer: Answer, domain: string, k: number, filter: SimilarFilter): void {
+    const offer = offerTo(answer.best, k, filter);
+    for (const partition of this.scanned(domain, filter)) {
+      const { vectors, dimension, log } = partition;
+      for (let i = answer.seen.get(partition) ?? 0; i < log.length; i++) {
+        const { row, transition } = log[i]!;
+        const score = dot(answer.query, vectors, row * dimension, dimension);
+        if (offer.admits(score)) offer.add(transition, score);
+      }
+      answer.seen.set(partition, log.length);
+    }
+  }
+}
+
+/**
+ * A running top-k, best first, that transitions are offered to. The result does not depend on the order they are
+ * offered in: ties are ordered by content (byScoreThenContent).
+ */
+function offerTo(best: Demonstration[], k: number, filter: SimilarFilter) {
+  const excludeIds = new Set(filter.excludeIds ?? []);
+  const excludeTasks = new Set(filter.excludeTaskIds ?? []);
+  return {
+    best,
+    /** False when nothing with this score can enter: the list is full of better ones. */
+    admits(score: number): boolean {
+      const worst = best[best.length - 1];
+      return !(best.length >= k && worst && score < worst.score);
+    },
+    add(transition: Transition, score: number): void {
+      if (excludeIds.has(transition.id)) return;
+      if (transition.taskId !== undefined && excludeTasks.has(transition.taskId)) return;
+      const entry: Demonstration = { ...transition, score };
+      const last = best[best.length - 1];
+      if (best.length >= k && last && byScoreThenContent(entry, last) > 0) return;
+      // Insertion into a short sorted list: k is small, so this beats sorting every row.
+      let at = best.length;
+      while (at > 0 && byScoreThenContent(entry, best[at - 1]!) < 0) at--;
+      best.splice(at, 0, entry);
+      if (best.length > k) best.pop();
+    },
+  };
+}
+
+function partitionKey(t: Transition): string {
+  return `${t.domain}\u0000${t.source}`;
 }
 
 function textOf(t: Transition): string {

@@ -66,7 +66,11 @@ export class Adam {
     this.beta2 = config.beta2 ?? 0.999;
     this.epsilon = config.epsilon ?? 1e-5;
     this.maxGradNorm = config.maxGradNorm ?? Number.POSITIVE_INFINITY;
-    this.active = params.map((p) => ({ indices: new Uint32Array(64), count: 0, flags: new Uint8Array(p.length) }));
+    this.active = params.map((p) => ({
+      indices: new Uint32Array(64),
+      count: 0,
+      flags: new Uint8Array(p.length),
+    }));
   }
 
   /** Adds the weights whose gradient is non-zero for the first time, keeping the indices ascending. */
@@ -104,7 +108,12 @@ export class Adam {
           ms[j] = m[i] as number;
           vs[j++] = v[i] as number;
         }
-        return { length: m.length, index: uint32ToBase64(index), m: float64ToBase64(ms), v: float64ToBase64(vs) };
+        return {
+          length: m.length,
+          index: uint32ToBase64(index),
+          m: float64ToBase64(ms),
+          v: float64ToBase64(vs),
+        };
       }),
     };
   }

@@ -1,10 +1,11 @@
-import { diffArrays } from "diff";
+import { diff } from "fast-myers-diff";
+import { LRUCache } from "lru-cache";
 
 /**
  * Analogical transfer: how the current (state, action) differs from a demonstration's (state, action), as a
  * substitution of phrases, so that the demonstration's next state can be rewritten for the current situation.
  * "open cabinet 2" → "open drawer 1" gives {cabinet 2 → drawer 1}; applied to "The cabinet 2 is open." it
- * yields "The drawer 1 is open.". Domain-agnostic: it only aligns token sequences (jsdiff's LCS).
+ * yields "The drawer 1 is open.". Domain-agnostic: it only aligns token sequences (a minimal Myers diff of word ids).
  */
 
 export interface Token {
@@ -28,11 +29,42 @@ export function tokenize(text: string): Token[] {
 
 type Word = Token & { word: string };
 
-function words(text: string): Word[] {
-  return tokenize(text).filter((t): t is Word => t.word !== undefined);
+/** A text's words and their ids: the diff compares small integers, not strings. */
+interface Words {
+  words: Word[];
+  ids: Int32Array;
 }
 
-const sameWord = (a: Word, b: Word) => a.word === b.word;
+/**
+ * Word ids, shared by every text so that equal words have equal ids. Bounded: when it is full it starts again,
+ * and so does the memo of texts, whose ids would otherwise mean other words.
+ */
+const wordIds = new Map<string, number>();
+const WORD_IDS_LIMIT = 500_000;
+/** States repeat across a run's steps, so each text is tokenised once while it is in use. */
+const textWords = new LRUCache<string, Words>({ max: 20_000 });
+
+function words(text: string): Words {
+  const hit = textWords.get(text);
+  if (hit) return hit;
+  if (wordIds.size >= WORD_IDS_LIMIT) {
+    wordIds.clear();
+    textWords.clear();
+  }
+  const list = tokenize(text).filter((t): t is Word => t.word !== undefined);
+  const ids = new Int32Array(list.length);
+  list.forEach((w, i) => {
+    let id = wordIds.get(w.word);
+    if (id === undefined) {
+      id = wordIds.size;
+      wordIds.set(w.word, id);
+    }
+    ids[i] = id;
+  });
+  const result = { words: list, ids };
+  textWords.set(text, result);
+  return result;
+}
 
 export interface Substitution {
   /** Lower-cased words of the demonstration. */
@@ -49,32 +81,27 @@ const isNumber = (w: Word) => /^\d+$/.test(w.word);
  * Substitutions from aligning two word sequences; lone numbers keep the word before them ("drawer 6"). Also the
  * number of words matched in order, so that one alignment serves both the rewrite and the overlap.
  */
-function align(a: Word[], b: Word[], weight: number): { substitutions: Substitution[]; common: number } {
+function align(a: Words, b: Words, weight: number): { substitutions: Substitution[]; common: number } {
   const out: Substitution[] = [];
-  let common = 0;
-  const parts = diffArrays(a, b, { comparator: sameWord });
+  let removed = 0;
+  let previousEnd = 0;
   let previousCommon: Word | undefined;
-  for (let i = 0; i < parts.length; i++) {
-    const part = parts[i]!;
-    if (!part.added && !part.removed) {
-      previousCommon = part.value[part.value.length - 1];
-      common += part.value.length;
-      continue;
+  // Each change replaces a[sx, ex) by b[sy, ey); what lies between changes is common to both, in order.
+  for (const [sx, ex, sy, ey] of diff(a.ids, b.ids)) {
+    if (sx > previousEnd) previousCommon = a.words[sx - 1];
+    previousEnd = ex;
+    removed += ex - sx;
+    if (ex === sx || ey === sy) continue;
+    let from = a.words.slice(sx, ex);
+    let to = b.words.slice(sy, ey);
+    if (previousCommon && from.every(isNumber) && to.every(isNumber)) {
+      from = [previousCommon, ...from];
+      to = [previousCommon, ...to];
     }
-    const next = parts[i + 1];
-    if (part.removed && next?.added) {
-      let from = part.value;
-      let to = next.value;
-      if (previousCommon && from.every(isNumber) && to.every(isNumber)) {
-        from = [previousCommon, ...from];
-        to = [previousCommon, ...to];
-      }
-      if (from.length <= 8 && to.length <= 12)
-        out.push({ from: from.map((w) => w.word), to: to.map((w) => w.text), weight });
-      i++;
-    }
+    if (from.length <= 8 && to.length <= 12)
+      out.push({ from: from.map((w) => w.word), to: to.map((w) => w.text), weight });
   }
-  return { substitutions: out, common };
+  return { substitutions: out, common: a.words.length - removed };
 }
 
 export interface Analogy {
@@ -97,7 +124,8 @@ export function analogy(
   // boundary between them, which always aligns.
   const common = state.common + action.common + 1;
   const overlap =
-    (2 * common) / (demoState.length + demoAction.length + curState.length + curAction.length + 2);
+    (2 * common) /
+    (demoState.words.length + demoAction.words.length + curState.words.length + curAction.words.length + 2);
   // One target per source phrase: the action's alignment wins, then the longer phrase.
   const bySource = new Map<string, Substitution>();
   for (const s of [...action.substitutions, ...state.substitutions]) {

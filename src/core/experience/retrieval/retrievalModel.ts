@@ -1,3 +1,4 @@
+import { LRUCache } from "lru-cache";
 import type { Demonstration } from "../../replay/buffer";
 import type { Observation } from "../../types";
 import { actionTemplate, isAdmissible, normaliseAction } from "../admissible";
@@ -42,6 +43,33 @@ interface Candidate {
 
 const squash = (text: string) => text.replace(/\s+/g, " ").trim().toLowerCase();
 
+/** How a demonstration maps onto the current step: the same for the same texts, whichever episode asks. */
+interface Mapping {
+  analogy: Analogy;
+  exact: boolean;
+  next: Observation;
+}
+
+/**
+ * Aligning a demonstration with the current step is most of a prediction's time, and the same pairs come back
+ * all the time: a group's rollouts start from the same page and the buffer returns the same neighbours. Bounded
+ * so that a long run's memory stays flat; about 30 MB at the bound.
+ */
+const MAPPINGS_MEMO = 20_000;
+
+function mappingKey(demo: Demonstration, state: string, action: string): string {
+  // Texts are joined by a character that no page or action contains.
+  return [
+    demo.state.text,
+    demo.action,
+    demo.next.text,
+    ...(demo.next.actions ?? []),
+    "\u0001",
+    state,
+    action,
+  ].join("\u0000");
+}
+
 function adapt(demo: Demonstration, a: Analogy, exact: boolean): Observation {
   if (exact) return demo.next;
   const text = applySubstitutions(demo.next.text, a.substitutions).text;
@@ -77,7 +105,25 @@ function quote(text: string, max = 140): string {
 export class RetrievalExperienceModel implements ExperienceModel {
   readonly name = RETRIEVAL_EXPERIENCE_MODEL;
 
+  private readonly mappings = new LRUCache<string, Mapping>({ max: MAPPINGS_MEMO });
+
   constructor(private readonly settings: Pick<ExperienceSettings, "reasoning">) {}
+
+  private mapping(demo: Demonstration, input: ExperienceInput): Mapping {
+    const key = mappingKey(demo, input.state.text, input.action);
+    const hit = this.mappings.get(key);
+    if (hit) return hit;
+    const a = analogy(
+      { state: demo.state.text, action: demo.action },
+      { state: input.state.text, action: input.action },
+    );
+    const exact =
+      squash(demo.state.text) === squash(input.state.text) &&
+      normaliseAction(demo.action) === normaliseAction(input.action);
+    const mapping = { analogy: a, exact, next: adapt(demo, a, exact) };
+    this.mappings.set(key, mapping);
+    return mapping;
+  }
 
   async predict(input: ExperienceInput): Promise<ExperiencePrediction> {
     const started = performance.now();
@@ -122,13 +168,7 @@ export class RetrievalExperienceModel implements ExperienceModel {
     const evidence = [...input.demonstrations.map((demo) => ({ demo, historyStep: undefined })), ...revisits];
     const candidates = evidence
       .map(({ demo, historyStep }, index): Candidate => {
-        const a = analogy(
-          { state: demo.state.text, action: demo.action },
-          { state: input.state.text, action: input.action },
-        );
-        const exact =
-          squash(demo.state.text) === squash(input.state.text) &&
-          normaliseAction(demo.action) === normaliseAction(input.action);
+        const { analogy: a, exact, next } = this.mapping(demo, input);
         const sameTemplate = actionTemplate(demo.action) === template;
         const score =
           (exact ? WEIGHTS.exact : 0) +
@@ -145,7 +185,7 @@ export class RetrievalExperienceModel implements ExperienceModel {
           exact,
           sameTemplate,
           score,
-          next: demo.next,
+          next,
         };
       })
       .sort((x, y) => y.score - x.score || x.index - y.index);
@@ -161,7 +201,6 @@ export class RetrievalExperienceModel implements ExperienceModel {
       });
     }
 
-    for (const c of candidates) c.next = adapt(c.demo, c.analogy, c.exact);
     const best = this.settings.reasoning
       ? deliberate(candidates)
       : { chosen: candidates[0]!, agreeing: 1, considered: 1 };
