@@ -5,6 +5,8 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { REAL_DOMAIN_NAMES } from "@/core/envs/names";
+import { RunConfig } from "@/core/train/config";
+import { hasPhase } from "@/core/train/methods";
 import { SCALES, tableRows } from "../bench/table/spec";
 
 const run = promisify(execFile);
@@ -14,6 +16,19 @@ const run = promisify(execFile);
  * end to end through the train CLI and yields a result. Success figures at this scale mean nothing and are not
  * asserted.
  */
+describe("bench:table at full scale", () => {
+  it("gives every synthetic row as many synthetic transitions as the real-env rows get real ones", () => {
+    for (const domain of REAL_DOMAIN_NAMES) {
+      for (const row of tableRows(domain, SCALES.full, 0)) {
+        const config = RunConfig.parse(row.config);
+        if (config.method === "real") expect(config.realTransitions).toBe(SCALES.full.realBudget);
+        if (hasPhase(config.method, "synthetic"))
+          expect(config.syntheticTransitions, `${domain} ${row.key}`).toBe(SCALES.full.realBudget);
+      }
+    }
+  });
+});
+
 describe("bench:table --quick", () => {
   it("produces a result for every method and domain", { timeout: 600_000 }, async () => {
     const out = fs.mkdtempSync(path.join(os.tmpdir(), "dreamgym-table-test-"));

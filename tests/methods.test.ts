@@ -131,6 +131,26 @@ describe("the methods table", () => {
     expect(trainedWith(RunConfig.parse(tiny("bc")))).toBe("bc");
     expect(trainedWith(RunConfig.parse(tiny("untrained")))).toBe("none");
     expect(trainedWith(RunConfig.parse(tiny("real", { algorithm: "ppo" })))).toBe("ppo");
+    // A synthetic budget: progress by whichever of iterations and transitions is further along.
+    const budgeted = RunConfig.parse(tiny("dreamgym", { iterations: 100_000, syntheticTransitions: 80_000 }));
+    expect(
+      runProgress(budgeted, { iterations: 10, realTransitions: 0, syntheticTransitions: 20_000 }),
+    ).toBeCloseTo(0.25);
+    expect(plannedIterations(budgeted)).toBeNull();
+  });
+
+  it("ends a synthetic phase at the iteration that reaches its synthetic budget, then goes on to the next", async () => {
+    for (const method of ["dreamgym", "dreamgym-s2r"] as const) {
+      const { config, reports, result } = await run(
+        tiny(method, { iterations: 1_000, syntheticTransitions: 150, realTransitions: 40 }),
+      );
+      const synthetic = reports.filter((r) => r.phase === "synthetic");
+      expect(result.syntheticTransitions, method).toBeGreaterThanOrEqual(config.syntheticTransitions);
+      // One iteration fewer would not have reached it: the phase stopped as soon as it could.
+      expect(synthetic.at(-2)!.syntheticTransitions, method).toBeLessThan(config.syntheticTransitions);
+      expect(synthetic.length, method).toBeLessThan(config.iterations);
+      if (method === "dreamgym-s2r") expect(result.realTransitions).toBe(config.realTransitions);
+    }
   });
 });
 

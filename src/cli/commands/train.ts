@@ -71,7 +71,11 @@ export function registerTrainCommands(program: Command) {
         onIteration: (r) => {
           bar.update(
             Math.round(
-              100 * runProgress(config, { iterations: r.iteration, realTransitions: r.realTransitions }),
+              100 * runProgress(config, {
+                  iterations: r.iteration,
+                  realTransitions: r.realTransitions,
+                  syntheticTransitions: r.syntheticTransitions,
+                }),
             ),
           );
           if (r.evaluation)

@@ -91,6 +91,11 @@ export const RunConfigFields = z.strictObject({
       greedy: z.boolean().default(false),
     })
     .prefault({}),
+  /**
+   * Synthetic transitions a synthetic phase may end at: it stops after the iteration that reaches this many, or
+   * after `iterations`, whichever comes first. 0: iterations alone decide (the default).
+   */
+  syntheticTransitions: z.number().int().min(0).max(100_000_000).default(0),
   /** Real transitions for training: the S2R budget after DreamGym, or the real-env baseline's budget. */
   realTransitions: z.number().int().min(0).max(10_000_000).default(5_000),
   /**

@@ -11,7 +11,10 @@ export type RlAlgorithm = (typeof RL_ALGORITHMS)[number];
 /** Where the policy learns during a phase. */
 export type Phase = "synthetic" | "real";
 
-/** When a phase ends: after `iterations` iterations, when the real budget is spent, or at whichever comes first. */
+/**
+ * When a phase ends: after `iterations` iterations, when the real budget is spent, or at whichever comes first.
+ * An iteration-bound synthetic phase also ends once it reaches `syntheticTransitions`, when that is set.
+ */
 export type PhaseEnd = "iterations" | "budget" | "budget-or-iterations";
 
 export interface PhaseSpec {
@@ -94,6 +97,8 @@ export interface MethodSettings {
   warmStart: "none" | "bc";
   iterations: number;
   realTransitions: number;
+  /** 0: no synthetic budget. */
+  syntheticTransitions: number;
   curriculum: { taskGeneration?: boolean | undefined };
 }
 
@@ -124,17 +129,26 @@ export function trainedWith(
   return METHODS[config.method].cloning === "always" ? "bc" : "none";
 }
 
-/** What a run has done so far: its finished iterations and the real transitions it trained on. */
+/** What a run has done so far: its finished iterations and the transitions it trained on. */
 export interface RunCounters {
   iterations: number;
   realTransitions: number;
+  syntheticTransitions?: number;
+}
+
+function syntheticBudget(spec: PhaseSpec, config: MethodSettings): number | undefined {
+  return spec.phase === "synthetic" && config.syntheticTransitions > 0
+    ? config.syntheticTransitions
+    : undefined;
 }
 
 /** Whether a phase still has work, given the counters (the runner loops while this holds). */
 export function phaseContinues(spec: PhaseSpec, config: MethodSettings, done: RunCounters): boolean {
   const underCap = done.iterations < config.iterations;
   const underBudget = done.realTransitions < config.realTransitions;
-  if (spec.until === "iterations") return underCap;
+  const synthetic = syntheticBudget(spec, config);
+  if (spec.until === "iterations")
+    return underCap && (synthetic === undefined || (done.syntheticTransitions ?? 0) < synthetic);
   if (spec.until === "budget") return underBudget;
   return underCap && underBudget;
 }
@@ -142,7 +156,11 @@ export function phaseContinues(spec: PhaseSpec, config: MethodSettings, done: Ru
 function phaseFraction(spec: PhaseSpec, config: MethodSettings, done: RunCounters): number {
   const byIterations = Math.min(1, done.iterations / Math.max(1, config.iterations));
   const byBudget = Math.min(1, done.realTransitions / Math.max(1, config.realTransitions));
-  if (spec.until === "iterations") return byIterations;
+  const synthetic = syntheticBudget(spec, config);
+  if (spec.until === "iterations")
+    return synthetic === undefined
+      ? byIterations
+      : Math.max(byIterations, Math.min(1, (done.syntheticTransitions ?? 0) / synthetic));
   if (spec.until === "budget") return byBudget;
   return Math.max(byIterations, byBudget);
 }
@@ -161,7 +179,8 @@ export function runProgress(config: MethodSettings, done: RunCounters): number {
 /** The iterations a run will make, when the config alone says (every phase iteration-bound); else null. */
 export function plannedIterations(config: MethodSettings): number | null {
   const { phases } = METHODS[config.method];
-  if (phases.length === 0 || phases.some((p) => p.until !== "iterations")) return null;
+  if (phases.length === 0 || phases.some((p) => p.until !== "iterations" || syntheticBudget(p, config)))
+    return null;
   return config.iterations;
 }
 

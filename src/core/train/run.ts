@@ -164,7 +164,7 @@ export async function runTraining(config: RunConfig, deps: RunDeps): Promise<Run
         makeEnv = () =>
           new SyntheticEnvironment(domain.name, model, buffer, experience, initialState, domain.maxSteps);
       }
-      while (phaseContinues(phaseSpec, config, { iterations, realTransitions })) {
+      while (phaseContinues(phaseSpec, config, { iterations, realTransitions, syntheticTransitions })) {
         deps.signal?.throwIfAborted();
         const result = await trainingIteration(
           {

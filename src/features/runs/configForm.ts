@@ -136,6 +136,14 @@ export const FIELDS: readonly FieldDef[] = [
     use: "always",
   },
   {
+    path: "syntheticTransitions",
+    label: "Synthetic transitions budget",
+    hint: "Ends the synthetic phase once it has made this many (0: iterations decide)",
+    section: "Run",
+    kind: { type: "int", min: 0, step: 1000 },
+    use: "synthetic",
+  },
+  {
     path: "realTransitions",
     label: "Real transitions budget",
     hint: "S2R fine-tuning budget, or the real-env baseline's",
@@ -586,6 +594,7 @@ function methodSettings(values: FormValues): MethodSettings | undefined {
     warmStart: values.warmStart === "bc" ? "bc" : "none",
     iterations: Number(values.iterations),
     realTransitions: Number(values.realTransitions),
+    syntheticTransitions: Number(values.syntheticTransitions ?? 0),
     curriculum: { taskGeneration: Boolean(values["curriculum.taskGeneration"]) },
   };
 }

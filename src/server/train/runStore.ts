@@ -104,7 +104,11 @@ export async function recordIteration(
   // Below 1 until the job has finished its final evaluation.
   const progress = Math.min(
     0.99,
-    runProgress(config, { iterations: report.iteration, realTransitions: report.realTransitions }),
+    runProgress(config, {
+      iterations: report.iteration,
+      realTransitions: report.realTransitions,
+      syntheticTransitions: report.syntheticTransitions,
+    }),
   );
   await db.$transaction([
     db.runMetric.upsert({
