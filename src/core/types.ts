@@ -91,4 +91,6 @@ export interface Policy {
 export interface Usage {
   promptTokens: number;
   completionTokens: number;
+  /** Prompt tokens the endpoint served from its prefix cache, when it says (OpenAI, vLLM, SGLang do). */
+  cachedPromptTokens?: number;
 }

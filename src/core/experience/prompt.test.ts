@@ -37,7 +37,30 @@ const demo = (id: string): Demonstration => ({
 });
 
 describe("experience prompt", () => {
-  it("puts task, a bounded history, k demonstrations with outcomes, then state and action last", () => {
+  it("puts what a group's rollouts share first: two episodes at the same state differ only after the demonstrations", () => {
+    const at = (history: Step[]) =>
+      buildExperiencePrompt(
+        {
+          task,
+          history,
+          state: { text: "page" },
+          action: "click[buy now]",
+          demonstrations: [demo("d1"), demo("d2")],
+        },
+        { k: 2, historyWindow: 3, reasoning: true },
+      )
+        .map((m) => m.content)
+        .join("\n");
+    const one = at(["search[red mug]", "click[b01]"].map(step));
+    const other = at(["search[mug red]", "click[b02]", "click[< prev]"].map(step));
+    let shared = 0;
+    while (one[shared] === other[shared]) shared++;
+    // Instructions, task and both demonstrations are one cacheable prefix; the histories are where they part.
+    expect(one.slice(0, shared)).toContain("### Demonstration 2");
+    expect(one.slice(0, shared).endsWith("## History (")).toBe(true);
+  });
+
+  it("puts task, k demonstrations with outcomes, a bounded history, then state and action last", () => {
     const history = ["search[red mug]", "click[b01]", "bad", "click[< prev]", "click[b02]"].map(step);
     const [system, user] = buildExperiencePrompt(
       {
@@ -55,7 +78,8 @@ describe("experience prompt", () => {
     );
     expect(system!.content).toMatch(/"reasoning"/);
     const text = user!.content;
-    expect(text.indexOf("## Task")).toBeLessThan(text.indexOf("## History"));
+    expect(text.indexOf("## Task")).toBeLessThan(text.indexOf("### Demonstration 1"));
+    expect(text.indexOf("### Demonstration 2")).toBeLessThan(text.indexOf("## History"));
     expect(text).toContain("## History (5 steps so far, last 3 shown)");
     expect(text).toContain("3. action: bad -> reward 0 (invalid)");
     expect(text).not.toContain("search[red mug]");

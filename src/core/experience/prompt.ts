@@ -3,7 +3,7 @@ import type { Step } from "../types";
 import type { ExperienceInput, ExperienceSettings } from "./types";
 
 /** Bumped whenever the wording or layout changes: stored with every synthetic step and in the SFT export. */
-export const EXPERIENCE_PROMPT_VERSION = "dreamgym-exp-v1";
+export const EXPERIENCE_PROMPT_VERSION = "dreamgym-exp-v2";
 
 export interface ChatMessage {
   role: "system" | "user" | "assistant";
@@ -77,8 +77,11 @@ function formatDemonstrations(demonstrations: Demonstration[]): string {
 }
 
 /**
- * The prompt of one prediction: task, a bounded window of history, the k demonstrations with their outcomes,
- * then the current state and action (last, nearest to where the model writes).
+ * The prompt of one prediction, what is shared first so that an endpoint with prefix caching (vLLM, SGLang, the
+ * OpenAI API) reuses it: the instructions (every request), the task (every step of a group's rollouts), the k
+ * demonstrations with their outcomes (the same for every rollout of the group that reaches this state and
+ * action), then what is this episode's own: a bounded window of history, the current state and the action (last,
+ * nearest to where the model writes).
  */
 export function buildExperiencePrompt(input: ExperienceInput, settings: ExperienceSettings): ChatMessage[] {
   const actions = input.state.actions?.length
@@ -86,8 +89,8 @@ export function buildExperiencePrompt(input: ExperienceInput, settings: Experien
     : "";
   const user = [
     `## Task\n${input.task.instruction}\n\n`,
-    formatHistory(input.history, settings.historyWindow),
     formatDemonstrations(input.demonstrations.slice(0, Math.max(0, settings.k))),
+    formatHistory(input.history, settings.historyWindow),
     `## Current state\n${cut(input.state.text, PROMPT_LIMITS.stateChars)}${actions}\n\n`,
     `## Action\n${input.action}`,
   ].join("");

@@ -4,7 +4,7 @@ import { type BackoffPolicy, DEFAULT_BACKOFF } from "./backoff";
 import { LlmAbortedError } from "./errors";
 import { type ParsedJson, parseJsonReply } from "./jsonReply";
 import { Semaphore } from "./semaphore";
-import { send, type TransportSettings } from "./transport";
+import { type Counters, send, type TransportSettings } from "./transport";
 import type {
   CallReport,
   ChatJsonOptions,
@@ -30,13 +30,19 @@ export interface LlmClientOptions {
   backoff?: Partial<BackoffPolicy>;
   /** Jitter source; tests pin it. */
   random?: () => number;
+  /** The lane of the first client (withLane gives others); "default" when absent. */
+  lane?: string;
 }
 
 export interface LlmClient {
   readonly model: string;
   readonly baseURL: string;
+  /** The role whose requests this client sends: the shared limit is divided fairly between lanes. */
+  readonly lane: string;
   /** A client for another model on the same endpoint, sharing this one's concurrency limit, counters and memory. */
   withModel(model: string): LlmClient;
+  /** The same client for another role (experience, policy, task-generator…): one lane of the shared limit. */
+  withLane(lane: string): LlmClient;
   complete(messages: ChatMessage[], options?: CompleteOptions): Promise<Completion>;
   /**
    * A reply parsed and validated by the schema, with one repair attempt. Never throws for a bad reply (it
@@ -59,7 +65,7 @@ const PLACEHOLDER_KEY = "sk-no-key-needed";
 
 export function createLlmClient(options: LlmClientOptions): LlmClient {
   const baseURL = options.baseURL ?? "https://api.openai.com/v1";
-  const stats: LlmStats = {
+  const stats: Counters = {
     calls: 0,
     requests: 0,
     retries: 0,
@@ -70,8 +76,7 @@ export function createLlmClient(options: LlmClientOptions): LlmClient {
     aborted: 0,
     promptTokens: 0,
     completionTokens: 0,
-    inFlight: 0,
-    maxInFlight: 0,
+    cachedPromptTokens: 0,
   };
   const shared: SharedState = {
     transport: {
@@ -92,7 +97,7 @@ export function createLlmClient(options: LlmClientOptions): LlmClient {
     },
     unsupported: new Map(),
   };
-  return new OpenAICompatibleClient(shared, options.model);
+  return new OpenAICompatibleClient(shared, options.model, options.lane ?? "default");
 }
 
 function genericRepair(original: ChatMessage[], reply: string, error: string): ChatMessage[] {
@@ -123,6 +128,7 @@ class OpenAICompatibleClient implements LlmClient {
   constructor(
     private readonly shared: SharedState,
     readonly model: string,
+    readonly lane: string,
   ) {}
 
   get baseURL(): string {
@@ -130,17 +136,27 @@ class OpenAICompatibleClient implements LlmClient {
   }
 
   withModel(model: string): LlmClient {
-    return new OpenAICompatibleClient(this.shared, model);
+    return new OpenAICompatibleClient(this.shared, model, this.lane);
+  }
+
+  withLane(lane: string): LlmClient {
+    return new OpenAICompatibleClient(this.shared, this.model, lane);
   }
 
   usage(): Usage {
-    const { promptTokens, completionTokens } = this.shared.transport.stats;
-    return { promptTokens, completionTokens };
+    const { promptTokens, completionTokens, cachedPromptTokens } = this.shared.transport.stats;
+    return { promptTokens, completionTokens, ...(cachedPromptTokens > 0 ? { cachedPromptTokens } : {}) };
   }
 
   stats(): LlmStats {
     const { semaphore, stats } = this.shared.transport;
-    return { ...stats, inFlight: semaphore.inFlight, maxInFlight: semaphore.maxInFlight };
+    return {
+      ...stats,
+      inFlight: semaphore.inFlight,
+      maxInFlight: semaphore.maxInFlight,
+      achievedConcurrency: semaphore.achievedConcurrency,
+      lanes: semaphore.laneStats(),
+    };
   }
 
   private unsupportedFor(model: string): Set<ResponseFormatMode> {
@@ -200,6 +216,7 @@ class OpenAICompatibleClient implements LlmClient {
               : {}),
         },
         options.signal,
+        this.lane,
       );
       requests += outcome.requests;
       retries += outcome.retries;
@@ -245,6 +262,8 @@ class OpenAICompatibleClient implements LlmClient {
       });
       usage.promptTokens += reply.usage.promptTokens;
       usage.completionTokens += reply.usage.completionTokens;
+      if (reply.usage.cachedPromptTokens !== undefined)
+        usage.cachedPromptTokens = (usage.cachedPromptTokens ?? 0) + reply.usage.cachedPromptTokens;
       requests += reply.requests;
       retries += reply.retries;
       format = reply.format;

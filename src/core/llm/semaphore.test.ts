@@ -43,4 +43,50 @@ describe("Semaphore", () => {
     release();
     expect(s.inFlight).toBe(0);
   });
+
+  it("shares permits fairly between lanes: a burst of one role does not hold up another's requests", async () => {
+    const s = new Semaphore(1);
+    const served: string[] = [];
+    const hold = await s.acquire(undefined, "generator");
+    // The task generator queues a burst of 6 first; the experience model then asks twice.
+    const requests = [...Array.from({ length: 6 }, () => "generator"), "experience", "experience"].map(
+      (lane) =>
+        s.acquire(undefined, lane).then((release) => {
+          served.push(lane);
+          release();
+        }),
+    );
+    hold();
+    await Promise.all(requests);
+    // Round robin between lanes: the experience model's requests go second and fourth, not after the burst.
+    expect(served).toEqual([
+      "experience",
+      "generator",
+      "experience",
+      "generator",
+      "generator",
+      "generator",
+      "generator",
+      "generator",
+    ]);
+    expect(s.laneStats().generator?.granted).toBe(7);
+    expect(s.laneStats().experience?.granted).toBe(2);
+  });
+
+  it("measures the concurrency it achieved: mean permits held over the time any was held", () => {
+    let now = 0;
+    const s = new Semaphore(4, () => now);
+    expect(s.achievedConcurrency).toBe(0);
+    void s.acquire().then(() => {});
+    // Grants are synchronous on the fast path; hold two for 10 ms, then one for 10 ms, then none for 100 ms.
+    const releases: (() => void)[] = [];
+    void s.acquire().then((r) => releases.push(r));
+    return Promise.resolve().then(async () => {
+      await Promise.resolve();
+      now = 10;
+      releases[0]!();
+      now = 20;
+      expect(s.achievedConcurrency).toBeCloseTo(1.5);
+    });
+  });
 });

@@ -30,6 +30,7 @@ const CompletionBody = z.object({
     .object({
       prompt_tokens: z.number().nonnegative().optional(),
       completion_tokens: z.number().nonnegative().optional(),
+      prompt_tokens_details: z.object({ cached_tokens: z.number().nonnegative().nullish() }).nullish(),
     })
     .nullish(),
 });
@@ -42,8 +43,11 @@ export interface TransportSettings {
   backoff: BackoffPolicy;
   random: () => number;
   semaphore: Semaphore;
-  stats: LlmStats;
+  stats: Counters;
 }
+
+/** The counters the transport keeps; the semaphore measures the rest of LlmStats. */
+export type Counters = Omit<LlmStats, "inFlight" | "maxInFlight" | "achievedConcurrency" | "lanes">;
 
 export interface Sent {
   text: string;
@@ -57,7 +61,7 @@ export type SendOutcome =
   | { ok: true; sent: Sent; requests: number; retries: number }
   | { ok: false; rejected: ClassifiedFailure; requests: number; retries: number };
 
-function abortedBy(signal: AbortSignal | undefined, stats: LlmStats): LlmAbortedError {
+function abortedBy(signal: AbortSignal | undefined, stats: Counters): LlmAbortedError {
   stats.aborted += 1;
   return new LlmAbortedError(signal?.reason);
 }
@@ -68,17 +72,26 @@ function abortedBy(signal: AbortSignal | undefined, stats: LlmStats): LlmAborted
  * request is in flight, not while backing off. A rejected response_format comes back as a value, not an error,
  * because the caller answers it with a simpler request.
  */
-export async function send(t: TransportSettings, body: ChatBody, signal?: AbortSignal): Promise<SendOutcome> {
+export async function send(
+  t: TransportSettings,
+  body: ChatBody,
+  signal?: AbortSignal,
+  lane?: string,
+): Promise<SendOutcome> {
   let requests = 0;
   let retries = 0;
   for (;;) {
     let response: unknown;
     try {
-      response = await t.semaphore.run(() => {
-        requests += 1;
-        t.stats.requests += 1;
-        return t.sdk.chat.completions.create(body, { signal, timeout: t.timeoutMs, maxRetries: 0 });
-      }, signal);
+      response = await t.semaphore.run(
+        () => {
+          requests += 1;
+          t.stats.requests += 1;
+          return t.sdk.chat.completions.create(body, { signal, timeout: t.timeoutMs, maxRetries: 0 });
+        },
+        signal,
+        lane,
+      );
     } catch (error) {
       if (signal?.aborted) throw abortedBy(signal, t.stats);
       if (error instanceof LlmAbortedError) throw error;
@@ -127,6 +140,8 @@ export async function send(t: TransportSettings, body: ChatBody, signal?: AbortS
     const usage = parsed.data.usage;
     t.stats.promptTokens += usage?.prompt_tokens ?? 0;
     t.stats.completionTokens += usage?.completion_tokens ?? 0;
+    const cached = usage?.prompt_tokens_details?.cached_tokens ?? undefined;
+    t.stats.cachedPromptTokens += cached ?? 0;
     return {
       ok: true,
       requests,
@@ -135,7 +150,11 @@ export async function send(t: TransportSettings, body: ChatBody, signal?: AbortS
         text: choice.message.content ?? "",
         finishReason: choice.finish_reason ?? null,
         ...(choice.message.refusal ? { refusal: choice.message.refusal } : {}),
-        usage: { promptTokens: usage?.prompt_tokens ?? 0, completionTokens: usage?.completion_tokens ?? 0 },
+        usage: {
+          promptTokens: usage?.prompt_tokens ?? 0,
+          completionTokens: usage?.completion_tokens ?? 0,
+          ...(cached !== undefined ? { cachedPromptTokens: cached } : {}),
+        },
         ...(parsed.data.model ? { servedModel: parsed.data.model } : {}),
       },
     };

@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import type { Usage } from "../types";
+import type { LaneStats } from "./semaphore";
 
 /** One message of a chat; the experience prompts (experience/prompt.ts) have the same shape. */
 export interface ChatMessage {
@@ -87,6 +88,12 @@ export interface LlmStats {
   aborted: number;
   promptTokens: number;
   completionTokens: number;
+  /** Of promptTokens, those the endpoint reported served from its prefix cache. */
+  cachedPromptTokens: number;
   inFlight: number;
   maxInFlight: number;
+  /** Mean requests in flight over the time any was: what the shared limit achieved. */
+  achievedConcurrency: number;
+  /** Per lane (the role that asked: experience, policy, task-generator…): permits granted and time waited. */
+  lanes: Record<string, LaneStats>;
 }
