@@ -3,6 +3,7 @@ import type { Command } from "commander";
 import { parseRunConfig } from "@/core/train/config";
 import { runProgress } from "@/core/train/methods";
 import { runTraining } from "@/core/train/run";
+import { llmReport } from "@/server/train/llmReport";
 import { runDeps } from "@/server/train/runDeps";
 import { database, printJson } from "../args";
 import { progressBar } from "../progress";
@@ -71,7 +72,8 @@ export function registerTrainCommands(program: Command) {
         onIteration: (r) => {
           bar.update(
             Math.round(
-              100 * runProgress(config, {
+              100 *
+                runProgress(config, {
                   iterations: r.iteration,
                   realTransitions: r.realTransitions,
                   syntheticTransitions: r.syntheticTransitions,
@@ -100,6 +102,10 @@ export function registerTrainCommands(program: Command) {
         syntheticTransitions: result.syntheticTransitions,
         iterations: result.iterations,
         seconds: Number(result.seconds.toFixed(1)),
+        transitionsPerSecond: Math.round(
+          (result.realTransitions + result.syntheticTransitions) / Math.max(result.seconds, 1e-3),
+        ),
+        ...(deps.llm ? { llm: llmReport(deps.llm.stats(), result.syntheticTransitions) } : {}),
       });
     });
 }

@@ -37,7 +37,10 @@ export function createExperienceModel(
 ): ExperienceModel {
   if (backend === "embedded") return new RetrievalExperienceModel(settings);
   const model = config.openai.models.experience;
-  return new OpenAIExperienceModel(llm ? llm.withModel(model) : createLlm(config, model), settings);
+  return new OpenAIExperienceModel(
+    (llm ? llm.withModel(model) : createLlm(config, model)).withLane("experience"),
+    settings,
+  );
 }
 
 export function createTeacher(
@@ -48,11 +51,14 @@ export function createTeacher(
 ): Teacher {
   if (backend === "embedded") return new RetrievalTeacher();
   const model = config.openai.models.teacher;
-  return new OpenAITeacher(llm ? llm.withModel(model) : createLlm(config, model), settings);
+  return new OpenAITeacher(
+    (llm ? llm.withModel(model) : createLlm(config, model)).withLane("teacher"),
+    settings,
+  );
 }
 
 /** The judge is an LLM by nature: there is no embedded judge. */
 export function createJudge(config: Config, settings: ExperienceSettings, llm?: LlmClient): Judge {
   const model = config.openai.models.judge;
-  return new OpenAIJudge(llm ? llm.withModel(model) : createLlm(config, model), settings);
+  return new OpenAIJudge((llm ? llm.withModel(model) : createLlm(config, model)).withLane("judge"), settings);
 }

@@ -2,6 +2,7 @@ import { embeddedTaskGenerator } from "@/core/curriculum/embedded";
 import type { TaskGenerator } from "@/core/curriculum/generator";
 import { OpenAITaskGenerator } from "@/core/curriculum/openaiGenerator";
 import { getRealDomain } from "@/core/envs/registry";
+import type { LlmClient } from "@/core/llm";
 import type { RunConfig } from "@/core/train/config";
 import { hasPhase } from "@/core/train/methods";
 import type { RunDeps } from "@/core/train/run";
@@ -12,22 +13,39 @@ import { createExperienceModel, createLlm } from "../experience/backends";
 import { createEmbedder } from "../replay/createEmbedder";
 import { offlineBuffer } from "./offlineBuffer";
 
-export function taskGenerator(config: RunConfig): TaskGenerator {
+export function taskGenerator(config: RunConfig, llm?: LlmClient): TaskGenerator {
   if (config.backends.taskGenerator === "embedded") return embeddedTaskGenerator(config.domain);
-  return new OpenAITaskGenerator(createLlm(appConfig(), appConfig().openai.models.taskGenerator));
+  const model = appConfig().openai.models.taskGenerator;
+  return new OpenAITaskGenerator(
+    (llm ? llm.withModel(model) : createLlm(appConfig(), model)).withLane("task-generator"),
+  );
 }
+
+/** A run's dependencies, and the one LLM client its openai backends share (for its counters), if any. */
+export type BuiltRunDeps = Omit<RunDeps, "onIteration" | "signal"> & { llm?: LlmClient };
 
 /**
  * Everything a run needs from the outside world, built from its config and only what its method uses (the
  * methods table): the replay buffer and experience model for a synthetic phase, the task generator when the
  * curriculum writes variations. A real-env or cloning run therefore needs no offline data.
  */
-export async function runDeps(db: Db, config: RunConfig): Promise<Omit<RunDeps, "onIteration" | "signal">> {
-  const deps: Omit<RunDeps, "onIteration" | "signal"> = { domain: getRealDomain(config.domain) };
-  if (hasPhase(config.method, "synthetic")) {
+export async function runDeps(db: Db, config: RunConfig): Promise<BuiltRunDeps> {
+  const deps: BuiltRunDeps = { domain: getRealDomain(config.domain) };
+  const synthetic = hasPhase(config.method, "synthetic");
+  // One client, so that the experience model and the task generator share one in-flight limit, fairly.
+  const usesOpenai =
+    (synthetic && config.backends.experience === "openai") ||
+    (config.curriculum.taskGeneration && config.backends.taskGenerator === "openai");
+  if (usesOpenai) deps.llm = createLlm(appConfig(), appConfig().openai.models.experience);
+  if (synthetic) {
     deps.buffer = await offlineBuffer(db, config.domain, await createEmbedder(appConfig()));
-    deps.model = createExperienceModel(appConfig(), experienceSettings(config), config.backends.experience);
+    deps.model = createExperienceModel(
+      appConfig(),
+      experienceSettings(config),
+      config.backends.experience,
+      deps.llm,
+    );
   }
-  if (config.curriculum.taskGeneration) deps.generator = taskGenerator(config);
+  if (config.curriculum.taskGeneration) deps.generator = taskGenerator(config, deps.llm);
   return deps;
 }

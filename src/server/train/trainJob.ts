@@ -2,6 +2,7 @@ import { parseRunConfig } from "@/core/train/config";
 import { runTraining } from "@/core/train/run";
 import type { JobContext } from "../queue/worker";
 import { JobCancelled } from "../queue/worker";
+import { llmReport } from "./llmReport";
 import { runDeps } from "./runDeps";
 import { discardAfter, loadRunState, recordIteration } from "./runStore";
 
@@ -32,7 +33,10 @@ export async function trainJob(runId: string, ctx: JobContext) {
         ctx.progress(progress, `iteration ${report.iteration}`);
       },
     });
-    const { checkpoint: _policy, ...summary } = result;
+    const { checkpoint: _policy, ...rest } = result;
+    const summary = deps.llm
+      ? { ...rest, llm: llmReport(deps.llm.stats(), result.syntheticTransitions) }
+      : rest;
     await db.run.update({
       where: { id: runId },
       data: {
