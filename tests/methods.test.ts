@@ -58,7 +58,9 @@ async function run(input: RunConfigInput) {
   const config = RunConfig.parse(input);
   const reports: IterationReport[] = [];
   const deps = await runDeps(t.db, config);
-  const result = await runTraining(config, { ...deps, onIteration: (r) => void reports.push(r) });
+  const result = await runTraining(config, { ...deps, onIteration: (r) => void reports.push(r) }).finally(
+    () => deps.close(),
+  );
   return { config, deps, reports, result };
 }
 

@@ -1,6 +1,7 @@
 import os from "node:os";
 import { config } from "@/env";
 import { getDb } from "@/server/db";
+import { HeartbeatThread } from "@/server/queue/heartbeatThread";
 import { runWorkerLoop } from "@/server/queue/worker";
 import { indexPending } from "@/server/replay/syncSteps";
 import { createHandlers } from "./handlers";
@@ -32,8 +33,10 @@ async function main() {
   }
   const base = `${os.hostname()}:${process.pid}`;
   log(`worker: ${settings.worker.loops} loop(s), handling ${Object.keys(handlers).join(", ")}`);
+  // Each loop beats on a thread of its own: a CPU-bound job cannot make its heartbeat late.
+  const beats = Array.from({ length: settings.worker.loops }, () => new HeartbeatThread(settings.databaseUrl));
   await Promise.all(
-    Array.from({ length: settings.worker.loops }, (_, i) =>
+    beats.map((heartbeatThread, i) =>
       runWorkerLoop({
         db,
         workerId: `${base}:${i}`,
@@ -42,10 +45,12 @@ async function main() {
         heartbeatMs: settings.worker.heartbeatMs,
         pollMs: settings.worker.pollMs,
         signal: stop.signal,
+        heartbeatThread,
         log,
       }),
     ),
   );
+  await Promise.all(beats.map((b) => b.close()));
   await db.$disconnect();
   log("worker: stopped");
 }

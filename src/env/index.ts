@@ -58,6 +58,12 @@ export const ConfigSchema = z.object({
       leaseMs: z.number().int().min(1_000).default(30_000),
       heartbeatMs: z.number().int().min(100).default(5_000),
       pollMs: z.number().int().min(10).default(500),
+      /**
+       * Threads that run the embedded experience model's predictions beside the rollouts (DREAMGYM_THREADS).
+       * Unset: one fewer than the machine's cores (0 on one core: predictions run inline). Results do not depend
+       * on it.
+       */
+      threads: z.number().int().min(0).max(64).optional(),
     })
     .prefault({}),
   demo: z.object({ seedOnEmpty: z.boolean().default(true) }).prefault({}),
@@ -105,6 +111,9 @@ export function loadConfig(env: Env = process.env): Config {
     worker: {
       ...fileWorker,
       ...(intFromEnv(env, "WORKER_LOOPS") ? { loops: intFromEnv(env, "WORKER_LOOPS") } : {}),
+      ...(intFromEnv(env, "DREAMGYM_THREADS") !== undefined
+        ? { threads: intFromEnv(env, "DREAMGYM_THREADS") }
+        : {}),
     },
   };
   const parsed = ConfigSchema.safeParse(merged);

@@ -84,6 +84,7 @@ export function registerTrainCommands(program: Command) {
             last = `it ${r.iteration}: real test success ${(r.evaluation.successRate * 100).toFixed(0)}%`;
         },
       });
+      await deps.close();
       bar.update(total);
       bar.stop();
       if (last) process.stderr.write(`${last}\n`);

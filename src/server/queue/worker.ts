@@ -1,5 +1,6 @@
 import type { Job } from "@/generated/prisma/client";
 import type { Db } from "../db";
+import type { HeartbeatThread } from "./heartbeatThread";
 import { isJobType, type JobPayload, type JobType, parsePayload } from "./payloads";
 import { claim, complete, fail, heartbeat, markCancelled } from "./queue";
 
@@ -23,6 +24,11 @@ export interface WorkerLoopOptions {
   pollMs: number;
   /** Stops the loop after the current job. */
   signal: AbortSignal;
+  /**
+   * Beats on their own thread, so that a busy job cannot make them late (the worker process uses one). Without
+   * it, beats are timers on the main thread, which a long computation delays.
+   */
+  heartbeatThread?: HeartbeatThread;
   log?: (line: string) => void;
 }
 
@@ -34,7 +40,7 @@ export class JobCancelled extends Error {
 
 /** Claims and runs one job if there is one. Returns false when the queue had nothing for this worker. */
 export async function runOneJob(options: Omit<WorkerLoopOptions, "signal" | "pollMs">): Promise<boolean> {
-  const { db, workerId, handlers, leaseMs, heartbeatMs, log = () => {} } = options;
+  const { db, workerId, handlers, leaseMs, heartbeatMs, heartbeatThread, log = () => {} } = options;
   const types = Object.keys(handlers);
   const job = await claim(db, workerId, leaseMs, types);
   if (!job) return false;
@@ -42,16 +48,13 @@ export async function runOneJob(options: Omit<WorkerLoopOptions, "signal" | "pol
 
   const abort = new AbortController();
   let latest: { fraction?: number; message?: string } = {};
-  let beating = Promise.resolve();
-  const beat = async () => {
-    const state = await heartbeat(db, job.id, workerId, leaseMs, latest).catch(() => null);
-    if (!state) return;
+  const onBeat = (state: { ownsLease: boolean; cancelRequested: boolean }) => {
     if (!state.ownsLease) abort.abort(new Error("lease lost"));
     else if (state.cancelRequested) abort.abort(new JobCancelled());
   };
-  const timer = setInterval(() => {
-    beating = beating.then(beat);
-  }, heartbeatMs);
+  const beats = heartbeatThread
+    ? await threadBeats(heartbeatThread, { jobId: job.id, workerId, leaseMs, heartbeatMs }, onBeat)
+    : timerBeats(() => heartbeat(db, job.id, workerId, leaseMs, latest), heartbeatMs, onBeat);
 
   try {
     if (!isJobType(job.type)) throw new Error(`Unknown job type "${job.type}"`);
@@ -64,10 +67,10 @@ export async function runOneJob(options: Omit<WorkerLoopOptions, "signal" | "pol
       signal: abort.signal,
       progress(fraction, message) {
         latest = { fraction, ...(message !== undefined ? { message } : {}) };
+        heartbeatThread?.progress(latest);
       },
     });
-    clearInterval(timer);
-    await beating;
+    await beats.stop();
     if (abort.signal.aborted && abort.signal.reason instanceof JobCancelled) {
       await markCancelled(db, job, workerId);
       log(`[${workerId}] cancelled ${job.id}`);
@@ -77,8 +80,7 @@ export async function runOneJob(options: Omit<WorkerLoopOptions, "signal" | "pol
       log(`[${workerId}] finished ${job.id} but had lost its lease; result dropped`);
     }
   } catch (error) {
-    clearInterval(timer);
-    await beating;
+    await beats.stop();
     if (abort.signal.reason instanceof JobCancelled) {
       await markCancelled(db, job, workerId);
       log(`[${workerId}] cancelled ${job.id}`);
@@ -88,6 +90,42 @@ export async function runOneJob(options: Omit<WorkerLoopOptions, "signal" | "pol
     }
   }
   return true;
+}
+
+interface Beats {
+  /** Resolves once no beat of this job can happen any more. */
+  stop(): Promise<void>;
+}
+
+type BeatState = { ownsLease: boolean; cancelRequested: boolean };
+
+async function threadBeats(
+  thread: HeartbeatThread,
+  job: { jobId: string; workerId: string; leaseMs: number; heartbeatMs: number },
+  onBeat: (state: BeatState) => void,
+): Promise<Beats> {
+  await thread.start(job, { onBeat });
+  return { stop: () => thread.stop() };
+}
+
+function timerBeats(
+  beat: () => Promise<BeatState>,
+  heartbeatMs: number,
+  onBeat: (s: BeatState) => void,
+): Beats {
+  let beating = Promise.resolve();
+  const timer = setInterval(() => {
+    beating = beating.then(async () => {
+      const state = await beat().catch(() => null);
+      if (state) onBeat(state);
+    });
+  }, heartbeatMs);
+  return {
+    async stop() {
+      clearInterval(timer);
+      await beating;
+    },
+  };
 }
 
 /** Runs jobs until the signal aborts; sleeps pollMs when the queue is empty. Never throws on a job's error. */

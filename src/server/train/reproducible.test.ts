@@ -60,12 +60,13 @@ async function seedAndRun(t: TestDb): Promise<Outcome> {
   const trajectories = await t.db.trajectory.findMany({ select: { id: true }, orderBy: { id: "asc" } });
   const steps = await t.db.step.findMany({ select: { id: true }, orderBy: { id: "asc" } });
   const iterations: Outcome["iterations"] = [];
+  const deps = await runDeps(t.db, CONFIG);
   const result = await runTraining(CONFIG, {
-    ...(await runDeps(t.db, CONFIG)),
+    ...deps,
     onIteration: (report) => {
       iterations.push(iterationRecord(report));
     },
-  });
+  }).finally(() => deps.close());
   return {
     trajectoryIds: trajectories.map((x) => x.id),
     stepIds: steps.map((x) => x.id),

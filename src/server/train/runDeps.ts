@@ -10,6 +10,11 @@ import { experienceSettings } from "@/core/train/run";
 import { config as appConfig } from "@/env";
 import type { Db } from "../db";
 import { createExperienceModel, createLlm } from "../experience/backends";
+import {
+  defaultThreads,
+  embeddedExperienceModel,
+  ThreadedExperienceModel,
+} from "../experience/threadedModel";
 import { createEmbedder } from "../replay/createEmbedder";
 import { offlineBuffer } from "./offlineBuffer";
 
@@ -21,8 +26,14 @@ export function taskGenerator(config: RunConfig, llm?: LlmClient): TaskGenerator
   );
 }
 
-/** A run's dependencies, and the one LLM client its openai backends share (for its counters), if any. */
-export type BuiltRunDeps = Omit<RunDeps, "onIteration" | "signal"> & { llm?: LlmClient };
+/**
+ * A run's dependencies, the one LLM client its openai backends share (for its counters), if any, and close(),
+ * which stops the threads of an embedded experience model.
+ */
+export type BuiltRunDeps = Omit<RunDeps, "onIteration" | "signal"> & {
+  llm?: LlmClient;
+  close(): Promise<void>;
+};
 
 /**
  * Everything a run needs from the outside world, built from its config and only what its method uses (the
@@ -30,7 +41,13 @@ export type BuiltRunDeps = Omit<RunDeps, "onIteration" | "signal"> & { llm?: Llm
  * curriculum writes variations. A real-env or cloning run therefore needs no offline data.
  */
 export async function runDeps(db: Db, config: RunConfig): Promise<BuiltRunDeps> {
-  const deps: BuiltRunDeps = { domain: getRealDomain(config.domain) };
+  const closers: (() => Promise<void>)[] = [];
+  const deps: BuiltRunDeps = {
+    domain: getRealDomain(config.domain),
+    close: async () => {
+      await Promise.all(closers.map((close) => close()));
+    },
+  };
   const synthetic = hasPhase(config.method, "synthetic");
   // One client, so that the experience model and the task generator share one in-flight limit, fairly.
   const usesOpenai =
@@ -39,12 +56,14 @@ export async function runDeps(db: Db, config: RunConfig): Promise<BuiltRunDeps> 
   if (usesOpenai) deps.llm = createLlm(appConfig(), appConfig().openai.models.experience);
   if (synthetic) {
     deps.buffer = await offlineBuffer(db, config.domain, await createEmbedder(appConfig()));
-    deps.model = createExperienceModel(
-      appConfig(),
-      experienceSettings(config),
-      config.backends.experience,
-      deps.llm,
-    );
+    const settings = experienceSettings(config);
+    if (config.backends.experience === "embedded") {
+      const model = embeddedExperienceModel(settings, appConfig().worker.threads ?? defaultThreads());
+      if (model instanceof ThreadedExperienceModel) closers.push(() => model.close());
+      deps.model = model;
+    } else {
+      deps.model = createExperienceModel(appConfig(), settings, config.backends.experience, deps.llm);
+    }
   }
   if (config.curriculum.taskGeneration) deps.generator = taskGenerator(config, deps.llm);
   return deps;

@@ -3,7 +3,7 @@ import { runTraining } from "@/core/train/run";
 import type { JobContext } from "../queue/worker";
 import { JobCancelled } from "../queue/worker";
 import { llmReport } from "./llmReport";
-import { runDeps } from "./runDeps";
+import { type BuiltRunDeps, runDeps } from "./runDeps";
 import { discardAfter, loadRunState, recordIteration } from "./runStore";
 
 /**
@@ -22,20 +22,22 @@ export async function trainJob(runId: string, ctx: JobContext) {
     where: { id: runId },
     data: { status: "running", error: null, startedAt: run.startedAt ?? new Date() },
   });
+  let deps: BuiltRunDeps | undefined;
   try {
-    const deps = await runDeps(db, config);
+    const built = await runDeps(db, config);
+    deps = built;
     const result = await runTraining(config, {
-      ...deps,
+      ...built,
       ...(resume ? { resume } : {}),
       signal: ctx.signal,
       onIteration: async (report) => {
-        const progress = await recordIteration(db, runId, config, deps.domain, report);
+        const progress = await recordIteration(db, runId, config, built.domain, report);
         ctx.progress(progress, `iteration ${report.iteration}`);
       },
     });
     const { checkpoint: _policy, ...rest } = result;
-    const summary = deps.llm
-      ? { ...rest, llm: llmReport(deps.llm.stats(), result.syntheticTransitions) }
+    const summary = built.llm
+      ? { ...rest, llm: llmReport(built.llm.stats(), result.syntheticTransitions) }
       : rest;
     await db.run.update({
       where: { id: runId },
@@ -63,5 +65,7 @@ export async function trainJob(runId: string, ctx: JobContext) {
           },
     });
     throw error;
+  } finally {
+    await deps?.close();
   }
 }

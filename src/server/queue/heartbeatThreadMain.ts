@@ -1,0 +1,43 @@
+/**
+ * The lease heartbeat's own thread: its own event loop and its own database connection, so that a beat is never
+ * late because the job on the main thread is computing. It tells the main thread when the lease is lost or the
+ * job's cancellation was asked for; the main thread decides what to do.
+ */
+import { parentPort, workerData } from "node:worker_threads";
+import { createDb } from "../db";
+import type { BeatMessage, FromBeat } from "./heartbeatThread";
+import { heartbeat } from "./queue";
+
+const { databaseUrl } = workerData as { databaseUrl: string };
+const db = await createDb(databaseUrl);
+let timer: NodeJS.Timeout | undefined;
+let beating: Promise<void> = Promise.resolve();
+let latest: { fraction?: number; message?: string } = {};
+
+const post = (m: FromBeat) => parentPort?.postMessage(m);
+
+parentPort?.on("message", (m: BeatMessage) => {
+  if (m.type === "start") {
+    latest = {};
+    const beat = async () => {
+      const state = await heartbeat(db, m.jobId, m.workerId, m.leaseMs, latest).catch(() => null);
+      if (!state) return;
+      post({ type: "beat", jobId: m.jobId, at: Date.now(), ...state });
+    };
+    clearInterval(timer);
+    timer = setInterval(() => {
+      beating = beating.then(beat);
+    }, m.heartbeatMs);
+  } else if (m.type === "progress") {
+    latest = m.progress;
+  } else if (m.type === "stop") {
+    clearInterval(timer);
+    timer = undefined;
+    // A beat in flight finishes before the job is completed, so that it cannot renew a lease released after it.
+    void beating.then(() => post({ type: "stopped" }));
+  } else if (m.type === "close") {
+    clearInterval(timer);
+    void beating.then(() => db.$disconnect()).then(() => process.exit(0));
+  }
+});
+post({ type: "ready" });
