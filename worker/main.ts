@@ -34,7 +34,10 @@ async function main() {
   const base = `${os.hostname()}:${process.pid}`;
   log(`worker: ${settings.worker.loops} loop(s), handling ${Object.keys(handlers).join(", ")}`);
   // Each loop beats on a thread of its own: a CPU-bound job cannot make its heartbeat late.
-  const beats = Array.from({ length: settings.worker.loops }, () => new HeartbeatThread(settings.databaseUrl));
+  const beats = Array.from(
+    { length: settings.worker.loops },
+    () => new HeartbeatThread(settings.databaseUrl),
+  );
   await Promise.all(
     beats.map((heartbeatThread, i) =>
       runWorkerLoop({
