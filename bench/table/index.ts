@@ -93,7 +93,8 @@ function runOne(job: Job, dataDir: string, configDir: string): Promise<RunOutcom
       process.execPath,
       ["--import", "tsx", path.join("src", "cli", "main.ts"), "train", "--config", file],
       {
-        env: { ...process.env, DREAMGYM_DATA_DIR: dataDir },
+        // Two runs at a time already keep both cores busy: no prediction threads beside them.
+        env: { ...process.env, DREAMGYM_DATA_DIR: dataDir, DREAMGYM_THREADS: "0" },
         stdio: ["ignore", "pipe", "pipe"],
       },
     );

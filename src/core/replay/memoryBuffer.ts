@@ -1,8 +1,8 @@
-import { LRUCache } from "lru-cache";
 import type { Transition } from "../types";
 import type { Demonstration, ReplayBuffer, SimilarFilter, SimilarQuery } from "./buffer";
 import { byScoreThenContent } from "./cosine";
 import type { Embedder } from "./embedder";
+import { dotAt, IvfIndex } from "./ivf";
 import { transitionText } from "./transitionText";
 
 /**
@@ -17,6 +17,8 @@ class Partition {
   /** Every (row, transition) added, in order: a remembered answer catches up by scanning only what came after. */
   readonly log: { row: number; transition: Transition }[] = [];
   vectors: Float32Array;
+  /** Past `exactUpTo` distinct texts, the index a query scans instead of every row. */
+  ivf: IvfIndex | undefined;
 
   constructor(readonly dimension: number) {
     this.vectors = new Float32Array(dimension * 256);
@@ -36,7 +38,23 @@ class Partition {
     this.vectors.set(unit, row * this.dimension);
     this.members.push([]);
     this.rowOfText.set(text, row);
+    this.ivf?.add(this.vectors, row);
     return row;
+  }
+
+  /** Builds the index once the partition is past `exactUpTo` rows, and trains it again each time they double. */
+  reindex(exactUpTo: number): void {
+    if (this.rows < exactUpTo || (this.ivf && this.rows < 2 * this.ivf.trainedOn)) return;
+    this.ivf = new IvfIndex(this.vectors, this.rows, this.dimension);
+  }
+
+  /** The rows a query scores: every one, or those of the index's nearest cells. */
+  *candidates(query: Float32Array): Generator<number> {
+    if (this.ivf) {
+      yield* this.ivf.candidates(query);
+      return;
+    }
+    for (let row = 0; row < this.members.length; row++) yield row;
   }
 }
 
@@ -50,23 +68,6 @@ function unit(vector: Float32Array): Float32Array {
   return scaled;
 }
 
-/** Dot product of the query with row `row`, four lanes at a time (the scan's inner loop). */
-function dot(query: Float32Array, vectors: Float32Array, offset: number, dimension: number): number {
-  let s0 = 0;
-  let s1 = 0;
-  let s2 = 0;
-  let s3 = 0;
-  let i = 0;
-  for (; i + 3 < dimension; i += 4) {
-    s0 += query[i]! * vectors[offset + i]!;
-    s1 += query[i + 1]! * vectors[offset + i + 1]!;
-    s2 += query[i + 2]! * vectors[offset + i + 2]!;
-    s3 += query[i + 3]! * vectors[offset + i + 3]!;
-  }
-  for (; i < dimension; i++) s0 += query[i]! * vectors[offset + i]!;
-  return s0 + s1 + (s2 + s3);
-}
-
 /** A query's answer so far, and how much of each partition's log it has seen. */
 interface Answer {
   query: Float32Array;
@@ -74,12 +75,23 @@ interface Answer {
   seen: Map<Partition, number>;
 }
 
+/** Distinct texts a partition holds before queries go through an IVF index instead of scanning every row. */
+export const EXACT_SEARCH_UP_TO = 2_048;
+/** Remembered answers at most; past it they are all forgotten at the next add (see `answers`). */
+const ANSWERS_LIMIT = 50_000;
+
+export interface MemoryReplayBufferOptions {
+  /** Exact search up to this many distinct texts per partition; an IVF index past it. */
+  exactUpTo?: number;
+}
+
 /**
- * A replay buffer in memory with exact cosine search: for runs, tests and offline work. Vectors are normalised
- * once per distinct text and kept per (domain, source), so a query scans only the partitions its filter allows
- * and keeps a running top-k; it stays linear in the distinct texts it scans, so past ~1M use the LanceDB store.
- * The top-k is the same whatever order rows are scanned in (ties are ordered by content), so grouping copies of
- * a text changes no answer.
+ * A replay buffer in memory with cosine search: for runs, tests and offline work. Vectors are normalised once per
+ * distinct text and kept per (domain, source), so a query scans only the partitions its filter allows and keeps
+ * a running top-k. Search is exact up to `exactUpTo` distinct texts per partition (the offline data of a domain);
+ * past it, a DreamGym run's growing synthetic partition goes through an IVF index (the cells nearest the query),
+ * as LanceDB's would: per query a few thousand rows instead of every one. The top-k is the same whatever order
+ * rows are scanned in (ties are ordered by content), so grouping copies of a text changes no answer.
  */
 export class MemoryReplayBuffer implements ReplayBuffer {
   private readonly partitions = new Map<string, Partition>();
@@ -89,11 +101,20 @@ export class MemoryReplayBuffer implements ReplayBuffer {
    * Remembered answers. The same query comes back often (a group's rollouts take the same first steps, and a
    * third of a long DreamGym run's steps are new), and the buffer only grows between iterations: an answer is
    * brought up to date by scoring just the transitions added since, which gives the same top-k as a full scan.
-   * Replacing a transition (adding an id again) forgets them all. Bounded, about 1 KB an answer.
+   * Replacing a transition (adding an id again) forgets them all. Bounded, about 1 KB an answer: past the bound
+   * they are all forgotten at the next add, never during an iteration, so whether a query finds its answer
+   * remembered does not depend on the order concurrent rollouts asked in (with the index, a remembered answer
+   * and a fresh search may differ).
    */
-  private answers = new LRUCache<string, Answer>({ max: 20_000 });
+  private readonly answers = new Map<string, Answer>();
+  private readonly exactUpTo: number;
 
-  constructor(private readonly embedder: Embedder) {}
+  constructor(
+    private readonly embedder: Embedder,
+    options: MemoryReplayBufferOptions = {},
+  ) {
+    this.exactUpTo = options.exactUpTo ?? EXACT_SEARCH_UP_TO;
+  }
 
   get size(): number {
     return this.rows.size;
@@ -108,6 +129,7 @@ export class MemoryReplayBuffer implements ReplayBuffer {
 
   async add(ts: Transition[]): Promise<void> {
     if (ts.length === 0) return;
+    if (this.answers.size > ANSWERS_LIMIT) this.answers.clear();
     const texts = ts.map((t) => textOf(t));
     // Only texts the partition has not seen are embedded (the same text always gets the same vector).
     const fresh = [...new Set(texts.filter((text, i) => !this.partitionOf(ts[i]!)?.rowOfText.has(text)))];
@@ -138,6 +160,7 @@ export class MemoryReplayBuffer implements ReplayBuffer {
       partition.log.push({ row, transition });
       this.rows.set(transition.id, { partition, row });
     });
+    for (const partition of this.partitions.values()) partition.reindex(this.exactUpTo);
   }
 
   async similar(q: SimilarQuery, k: number, filter: SimilarFilter = {}): Promise<Demonstration[]> {
@@ -175,8 +198,8 @@ export class MemoryReplayBuffer implements ReplayBuffer {
     const seen = new Map<Partition, number>();
     for (const partition of this.scanned(domain, filter)) {
       const { vectors, members, dimension } = partition;
-      for (let row = 0; row < members.length; row++) {
-        const score = dot(query, vectors, row * dimension, dimension);
+      for (const row of partition.candidates(query)) {
+        const score = dotAt(query, 0, vectors, row * dimension, dimension);
         if (!offer.admits(score)) continue;
         for (const transition of members[row]!) offer.add(transition, score);
       }
@@ -191,7 +214,7 @@ export class MemoryReplayBuffer implements ReplayBuffer {
       const { vectors, dimension, log } = partition;
       for (let i = answer.seen.get(partition) ?? 0; i < log.length; i++) {
         const { row, transition } = log[i]!;
-        const score = dot(answer.query, vectors, row * dimension, dimension);
+        const score = dotAt(answer.query, 0, vectors, row * dimension, dimension);
         if (offer.admits(score)) offer.add(transition, score);
       }
       answer.seen.set(partition, log.length);
