@@ -1,10 +1,19 @@
 /**
- * Rollouts at the speed of the endpoint: one DreamGym iteration (shop, 4 tasks x 4 rollouts, 15 steps each) with
- * the openai experience model against a local OpenAI-protocol server that answers every request after 200 ms,
- * at several in-flight limits. Prints synthetic transitions per second and the requests seen in flight at once.
- *   npm run bench -- rollouts [--latency-ms 200] [--limits 1,8,16]
+ * Rollouts at the speed of the endpoint, and of the machine.
+ *
+ * endpoint: DreamGym iterations (shop) with the openai experience model against a local OpenAI-protocol server
+ * that answers every request after a fixed latency, at several in-flight limits. Prints synthetic transitions/s,
+ * the requests the server saw in flight at once, what the client achieved, and the ratio to limit / latency (the
+ * most an endpoint with that latency can give).
+ *
+ * embedded: the embedded DreamGym loop as the worker runs it (policy, experience model, retrieval, the update,
+ * storing every rollout in SQLite beside the real environment's answer), from a fresh database with offline data,
+ * with predictions inline and on threads.
+ *
+ *   npm run bench -- rollouts [--latency-ms 200] [--limits 1,8,32,128] [--only endpoint|embedded]
  */
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { shop } from "@/core/envs/shop";
 import { OpenAIExperienceModel } from "@/core/experience/openaiModel";
@@ -21,9 +30,9 @@ function option(args: string[], name: string, fallback: string): string {
   return i >= 0 ? (args[i + 1] ?? fallback) : fallback;
 }
 
-export async function rolloutsBench(args: string[]): Promise<void> {
-  const latencyMs = Number(option(args, "--latency-ms", "200"));
-  const limits = option(args, "--limits", "1,8,16").split(",").map(Number);
+const round = (x: number, digits = 1) => Number(x.toFixed(digits));
+
+async function endpointBench(latencyMs: number, limits: number[]) {
   let inFlight = 0;
   let maxInFlight = 0;
   const server = await startFakeOpenAI(async () => {
@@ -31,14 +40,17 @@ export async function rolloutsBench(args: string[]): Promise<void> {
     maxInFlight = Math.max(maxInFlight, inFlight);
     await new Promise((resolve) => setTimeout(resolve, latencyMs));
     inFlight--;
-    return okJson({
-      reasoning: "The page does not change: the demonstrations show no effect of this action here.",
-      next_state: "You are on the search page. [Search]",
-      reward: 0,
-      done: false,
-      success: false,
-      valid: true,
-    });
+    return okJson(
+      {
+        reasoning: "The page does not change: the demonstrations show no effect of this action here.",
+        next_state: "You are on the search page. [Search]",
+        reward: 0,
+        done: false,
+        success: false,
+        valid: true,
+      },
+      { usage: { prompt_tokens: 900, completion_tokens: 60 } },
+    );
   });
   const rows = [];
   try {
@@ -47,16 +59,20 @@ export async function rolloutsBench(args: string[]): Promise<void> {
       const llm = createLlmClient({
         baseURL: server.url,
         model: "bench-exp",
-        timeoutMs: 30_000,
+        timeoutMs: 60_000,
         maxRetries: 0,
         concurrency: limit,
       });
+      // Enough episodes in an iteration to keep `limit` requests in flight through most of it.
+      const episodes = Math.max(16, limit * 4);
+      const groupSize = 8;
       const config = parseRunConfig({
         method: "dreamgym",
         domain: "shop",
-        iterations: 1,
-        tasksPerBatch: 4,
-        groupSize: 4,
+        iterations: limit >= 32 ? 2 : 1,
+        tasksPerBatch: Math.ceil(episodes / groupSize),
+        groupSize,
+        seedTasks: Math.max(100, Math.ceil(episodes / groupSize)),
         evaluation: { interval: 1_000, episodes: 1 },
         curriculum: { taskGeneration: false },
         experience: { k: 0 },
@@ -66,25 +82,120 @@ export async function rolloutsBench(args: string[]): Promise<void> {
       const result = await runTraining(config, {
         domain: shop,
         buffer: new MemoryReplayBuffer(new HashNgramEmbedder()),
-        model: new OpenAIExperienceModel(llm, { ...DEFAULT_EXPERIENCE_SETTINGS, k: 0 }),
+        model: new OpenAIExperienceModel(llm.withLane("experience"), {
+          ...DEFAULT_EXPERIENCE_SETTINGS,
+          k: 0,
+        }),
       });
       const seconds = (performance.now() - started) / 1000;
+      const stats = llm.stats();
+      const perSecond = result.syntheticTransitions / seconds;
+      const ceiling = limit / (latencyMs / 1000);
       const row = {
         limit,
         transitions: result.syntheticTransitions,
-        seconds: Number(seconds.toFixed(1)),
-        transitionsPerSecond: Number((result.syntheticTransitions / seconds).toFixed(1)),
+        seconds: round(seconds),
+        transitionsPerSecond: round(perSecond),
+        ratioToLimitOverLatency: round(perSecond / ceiling, 2),
         maxRequestsInFlight: maxInFlight,
+        achievedConcurrency: round(stats.achievedConcurrency, 1),
+        promptTokensPerStep: Math.round(stats.promptTokens / Math.max(1, result.syntheticTransitions)),
       };
       rows.push(row);
       process.stderr.write(
-        `limit ${limit}: ${row.transitionsPerSecond} transitions/s, ${maxInFlight} in flight\n`,
+        `endpoint limit ${limit}: ${row.transitionsPerSecond} transitions/s (${row.ratioToLimitOverLatency} of ${ceiling}/s), ${maxInFlight} in flight, ${row.achievedConcurrency} achieved\n`,
       );
     }
   } finally {
     await server.close();
   }
+  return { latencyMs, rows };
+}
+
+/** The worker's own train job, on a fresh database seeded with offline data: what a user's run costs per step. */
+async function embeddedBench() {
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), "dreamgym-rollouts-"));
+  process.env.DREAMGYM_DATA_DIR = work;
+  const { config: appConfig } = await import("@/env");
+  const { migrateDeploy } = await import("@/server/migrate");
+  const { getDb } = await import("@/server/db");
+  const { collectOffline } = await import("@/server/collect/collectOffline");
+  const { createRun } = await import("@/server/train/runStore");
+  const { runOneJob } = await import("@/server/queue/worker");
+  const { createHandlers } = await import("../worker/handlers");
+  const rows = [];
+  try {
+    await migrateDeploy(appConfig().databaseUrl);
+    const db = await getDb();
+    for (const [policy, episodes, epsilon, offset] of [
+      ["expert", 300, 0, 0],
+      ["noisy", 200, 0.3, 300],
+    ] as const) {
+      await collectOffline(db, {
+        domain: "shop",
+        policy,
+        episodes,
+        split: "train",
+        epsilon,
+        seed: 1,
+        offset,
+      });
+    }
+    for (const threads of [0, 1]) {
+      process.env.DREAMGYM_THREADS = String(threads);
+      appConfig().worker.threads = threads;
+      const config = parseRunConfig({
+        method: "dreamgym",
+        domain: "shop",
+        iterations: 40,
+        tasksPerBatch: 8,
+        groupSize: 8,
+        evaluation: { interval: 1_000, episodes: 10 },
+      });
+      const { runId } = await createRun(db, config);
+      const started = performance.now();
+      await runOneJob({
+        db,
+        workerId: "bench",
+        handlers: createHandlers(),
+        leaseMs: 600_000,
+        heartbeatMs: 5_000,
+      });
+      const seconds = (performance.now() - started) / 1000;
+      const run = await db.run.findUniqueOrThrow({ where: { id: runId } });
+      const stored = await db.step.count({ where: { trajectory: { runId } } });
+      if (run.status !== "succeeded") throw new Error(`the bench run ended ${run.status}: ${run.error}`);
+      const row = {
+        threads,
+        syntheticTransitions: run.syntheticTransitions,
+        storedSteps: stored,
+        seconds: round(seconds),
+        transitionsPerSecond: Math.round(run.syntheticTransitions / seconds),
+      };
+      rows.push(row);
+      process.stderr.write(
+        `embedded loop, ${threads} prediction thread(s): ${row.transitionsPerSecond} synthetic transitions/s (${row.syntheticTransitions} in ${row.seconds} s, ${stored} steps stored)\n`,
+      );
+    }
+    await db.$disconnect();
+  } finally {
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+  return { cores: os.availableParallelism(), rows };
+}
+
+export async function rolloutsBench(args: string[]): Promise<void> {
+  const latencyMs = Number(option(args, "--latency-ms", "200"));
+  const limits = option(args, "--limits", "1,8,32,128").split(",").map(Number);
+  const only = option(args, "--only", "");
+  const endpoint = only === "embedded" ? undefined : await endpointBench(latencyMs, limits);
+  const embedded = only === "endpoint" ? undefined : await embeddedBench();
   const out = path.join("bench", "results", "rollouts.json");
-  fs.writeFileSync(out, `${JSON.stringify({ latencyMs, rows }, null, 2)}\n`);
-  process.stdout.write(`${JSON.stringify({ bench: "rollouts", latencyMs, rows })}\n`);
+  const previous = fs.existsSync(out) ? JSON.parse(fs.readFileSync(out, "utf8")) : {};
+  const results = {
+    endpoint: endpoint ?? previous.endpoint,
+    embedded: embedded ?? previous.embedded,
+  };
+  fs.writeFileSync(out, `${JSON.stringify(results, null, 2)}\n`);
+  process.stdout.write(`${JSON.stringify({ bench: "rollouts", ...results })}\n`);
 }
