@@ -12,6 +12,7 @@
  *
  *   npm run bench -- rollouts [--latency-ms 200] [--limits 1,8,32,128] [--only endpoint|embedded]
  */
+import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -23,7 +24,6 @@ import { HashNgramEmbedder } from "@/core/replay/hashEmbedder";
 import { MemoryReplayBuffer } from "@/core/replay/memoryBuffer";
 import { parseRunConfig } from "@/core/train/config";
 import { runTraining } from "@/core/train/run";
-import { okJson, startFakeOpenAI } from "../tests/helpers/fakeOpenAIServer";
 
 function option(args: string[], name: string, fallback: string): string {
   const i = args.indexOf(name);
@@ -32,30 +32,34 @@ function option(args: string[], name: string, fallback: string): string {
 
 const round = (x: number, digits = 1) => Number(x.toFixed(digits));
 
-async function endpointBench(latencyMs: number, limits: number[]) {
-  let inFlight = 0;
-  let maxInFlight = 0;
-  const server = await startFakeOpenAI(async () => {
-    inFlight++;
-    maxInFlight = Math.max(maxInFlight, inFlight);
-    await new Promise((resolve) => setTimeout(resolve, latencyMs));
-    inFlight--;
-    return okJson(
-      {
-        reasoning: "The page does not change: the demonstrations show no effect of this action here.",
-        next_state: "You are on the search page. [Search]",
-        reward: 0,
-        done: false,
-        success: false,
-        valid: true,
-      },
-      { usage: { prompt_tokens: 900, completion_tokens: 60 } },
-    );
+/** The fake endpoint in a child process; resolves with its URL once it listens. */
+async function startEndpoint(latencyMs: number): Promise<{ url: string; stop: () => void }> {
+  const child = spawn(
+    process.execPath,
+    ["--import", "tsx", path.join("bench", "fakeEndpoint.ts"), String(latencyMs)],
+    {
+      stdio: ["ignore", "pipe", "inherit"],
+    },
+  );
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = "";
+    child.stdout.on("data", (chunk) => {
+      out += chunk;
+      if (out.includes("\n")) resolve(out.split("\n")[0]!.trim());
+    });
+    child.on("exit", (code) => reject(new Error(`the fake endpoint exited with code ${code}`)));
   });
+  return { url, stop: () => child.kill("SIGTERM") };
+}
+
+async function endpointBench(latencyMs: number, limits: number[]) {
+  const server = await startEndpoint(latencyMs);
+  const endpointStats = async (what: "stats" | "reset") =>
+    (await (await fetch(`${server.url}/${what}`, { method: "POST" })).json()) as { maxInFlight?: number };
   const rows = [];
   try {
     for (const limit of limits) {
-      maxInFlight = 0;
+      await endpointStats("reset");
       const llm = createLlmClient({
         baseURL: server.url,
         model: "bench-exp",
@@ -89,6 +93,7 @@ async function endpointBench(latencyMs: number, limits: number[]) {
       });
       const seconds = (performance.now() - started) / 1000;
       const stats = llm.stats();
+      const maxInFlight = (await endpointStats("stats")).maxInFlight ?? 0;
       const perSecond = result.syntheticTransitions / seconds;
       const ceiling = limit / (latencyMs / 1000);
       const row = {
@@ -107,7 +112,7 @@ async function endpointBench(latencyMs: number, limits: number[]) {
       );
     }
   } finally {
-    await server.close();
+    server.stop();
   }
   return { latencyMs, rows };
 }
