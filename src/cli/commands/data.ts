@@ -73,9 +73,10 @@ export function registerDataCommands(program: Command) {
         options.policy === "openai"
           ? (() => {
               const domain = getRealDomain(options.domain);
-              const llm = createLlm(config(), config().openai.models.policy);
+              const llm = createLlm(config(), config().openai.models.policy).withLane("policy");
               const policy = new OpenAIPolicy(llm, (task, obs) => domain.candidateActions(task, obs));
-              return { policy, name: policy.name };
+              // Episodes overlap up to the endpoint's in-flight limit (results do not depend on it).
+              return { policy, name: policy.name, concurrency: config().openai.concurrency };
             })()
           : undefined;
       const summary = await collectOffline(null, options, {

@@ -1,8 +1,8 @@
-import pLimit from "p-limit";
 import type { LinearPolicy } from "../policy/linearPolicy";
 import type { LinearValue } from "../policy/value";
 import { type CollectedEpisode, collectEpisode } from "../rl/collect";
 import type { Environment, Task } from "../types";
+import { concurrently, yieldToTimers } from "./concurrently";
 
 export interface GroupCollection {
   batch: Task[];
@@ -18,9 +18,6 @@ export interface GroupCollection {
   /** Environment steps these rollouts may take at most; undefined: no limit. */
   transitionBudget?: number;
 }
-
-/** Let timers run (the worker's lease heartbeat): rollouts in memory may never wait on I/O otherwise. */
-const yieldToTimers = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 /**
  * The G rollouts of every task of a batch, one group per task in batch order. Episodes run concurrently up to
@@ -51,17 +48,9 @@ export async function collectGroups(c: GroupCollection): Promise<CollectedEpisod
     }
     return groups;
   }
-  const limit = pLimit(Math.max(1, c.concurrency));
-  const groups = c.batch.map((task) =>
-    Promise.all(
-      Array.from({ length: c.groupSize }, (_, g) =>
-        limit(async () => {
-          const collected = await episode(task, g, c.maxSteps);
-          await yieldToTimers();
-          return collected;
-        }),
-      ),
-    ),
+  // Every episode of the batch at once (tasks x the group), up to the limit; slot i*G+g is task i's episode g.
+  const flat = await concurrently(c.batch.length * c.groupSize, c.concurrency, (slot) =>
+    episode(c.batch[Math.floor(slot / c.groupSize)]!, slot % c.groupSize, c.maxSteps),
   );
-  return Promise.all(groups);
+  return c.batch.map((_, i) => flat.slice(i * c.groupSize, (i + 1) * c.groupSize));
 }

@@ -2,6 +2,7 @@ import type { RealDomain } from "../envs/domain";
 import type { LinearPolicy } from "../policy/linearPolicy";
 import { rollout } from "../rollout";
 import type { Task } from "../types";
+import { concurrently } from "./concurrently";
 
 export interface EvaluationResult {
   episodes: number;
@@ -18,21 +19,22 @@ export async function evaluatePolicy(
   domain: RealDomain,
   policy: LinearPolicy,
   tasks: readonly Task[],
-  options: { greedy?: boolean; key?: string } = {},
+  options: { greedy?: boolean; key?: string; concurrency?: number } = {},
 ): Promise<EvaluationResult> {
-  let successes = 0;
-  let reward = 0;
-  let transitions = 0;
-  for (const task of tasks) {
+  // The rollout engine's: episodes in flight together, each with its own stream, so the limit changes nothing.
+  const episodes = await concurrently(tasks.length, options.concurrency ?? 1, (i) => {
+    const task = tasks[i]!;
     const agent = policy.episode(`${options.key ?? "eval"}:${task.id}`, {
       greedy: options.greedy ?? false,
       record: false,
     });
-    const episode = await rollout(domain.createEnvironment(), agent, task, domain.maxSteps);
-    successes += episode.success ? 1 : 0;
-    reward += episode.totalReward;
-    transitions += episode.steps.length;
-  }
+    return rollout(domain.createEnvironment(), agent, task, domain.maxSteps);
+  });
   const n = Math.max(1, tasks.length);
-  return { episodes: tasks.length, successRate: successes / n, meanReward: reward / n, transitions };
+  return {
+    episodes: tasks.length,
+    successRate: episodes.filter((e) => e.success).length / n,
+    meanReward: episodes.reduce((sum, e) => sum + e.totalReward, 0) / n,
+    transitions: episodes.reduce((sum, e) => sum + e.steps.length, 0),
+  };
 }

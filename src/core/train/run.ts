@@ -117,7 +117,11 @@ export async function runTraining(config: RunConfig, deps: RunDeps): Promise<Run
     : await startingPolicy();
   const testTasks = domain.tasks("test", config.evaluation.episodes);
   const evaluate = (key: string, which = policy) =>
-    evaluatePolicy(domain, which, testTasks, { greedy: config.evaluation.greedy, key });
+    evaluatePolicy(domain, which, testTasks, {
+      greedy: config.evaluation.greedy,
+      key,
+      concurrency: config.rollouts.concurrency,
+    });
   // The untrained figure is the blank policy's, before any cloning, for fresh and resumed runs alike.
   const untrained = await evaluate("eval:untrained", untrainedPolicy());
   let realTransitions = deps.resume?.realTransitions ?? 0;

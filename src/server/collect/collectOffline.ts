@@ -1,5 +1,6 @@
 import { getRealDomain, type ReferencePolicy, referencePolicy } from "@/core/envs/registry";
-import { type Episode, rollout } from "@/core/rollout";
+import { rollout } from "@/core/rollout";
+import { concurrently } from "@/core/train/concurrently";
 import type { Policy, Split } from "@/core/types";
 import type { Db } from "../db";
 import { type CollectionProvenance, collectedTrajectoryId } from "../trajectories/offlineIds";
@@ -33,8 +34,12 @@ export interface CollectHooks {
   signal?: AbortSignal;
   /** Episodes per database transaction. */
   batchSize?: number;
-  /** Acts instead of the reference policy (e.g. an LLM agent being evaluated). */
-  agent?: { policy: Policy; name: string };
+  /**
+   * Acts instead of the reference policy (e.g. an LLM agent being evaluated), with up to `concurrency` episodes
+   * in flight: its requests overlap. (A reference policy draws from one random stream, episode after episode, so
+   * it plays one at a time.)
+   */
+  agent?: { policy: Policy; name: string; concurrency?: number };
 }
 
 /**
@@ -62,30 +67,32 @@ export async function collectOffline(
     seed: options.seed,
     offset: options.offset,
   };
-  let batch: Episode[] = [];
-  let ids: string[] = [];
   let alreadyStored = 0;
   let transitions = 0;
   let successes = 0;
   let rewardSum = 0;
-  for (let i = 0; i < options.episodes; i++) {
+  const inFlight = hooks.agent?.concurrency ?? 1;
+  let done = 0;
+  for (let start = 0; start < options.episodes; start += batchSize) {
     if (hooks.signal?.aborted) throw hooks.signal.reason;
-    const task = domain.task(options.split, options.offset + i);
-    const episode = await rollout(domain.createEnvironment(), policy, task, domain.maxSteps);
-    transitions += episode.steps.length;
-    successes += episode.success ? 1 : 0;
-    rewardSum += episode.totalReward;
-    batch.push(episode);
-    ids.push(collectedTrajectoryId(provenance, i, episode));
-    if (batch.length >= batchSize || i === options.episodes - 1) {
-      if (db) {
-        const written = await saveEpisodes(db, batch, { source: "offline", policy: name, ids });
-        alreadyStored += batch.length - written.length;
-      }
-      batch = [];
-      ids = [];
+    const count = Math.min(batchSize, options.episodes - start);
+    const episodes = await concurrently(count, inFlight, async (j) => {
+      if (hooks.signal?.aborted) throw hooks.signal.reason;
+      const task = domain.task(options.split, options.offset + start + j);
+      const episode = await rollout(domain.createEnvironment(), policy, task, domain.maxSteps);
+      hooks.onProgress?.(++done, options.episodes);
+      return episode;
+    });
+    for (const episode of episodes) {
+      transitions += episode.steps.length;
+      successes += episode.success ? 1 : 0;
+      rewardSum += episode.totalReward;
     }
-    hooks.onProgress?.(i + 1, options.episodes);
+    const ids = episodes.map((episode, j) => collectedTrajectoryId(provenance, start + j, episode));
+    if (db) {
+      const written = await saveEpisodes(db, episodes, { source: "offline", policy: name, ids });
+      alreadyStored += episodes.length - written.length;
+    }
   }
   return {
     domain: options.domain,
