@@ -1,11 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { embeddedTaskGenerator } from "../curriculum/embedded";
-import { household } from "../envs/household";
 import { RetrievalExperienceModel } from "../experience/retrieval/retrievalModel";
 import type { ExperienceModel } from "../experience/types";
-import { parseRunConfig } from "./config";
-import { type IterationReport, runTraining } from "./run";
-import { offlineMemoryBuffer } from "./testing";
+import { concurrencyRun, withoutLatency } from "./testing";
 
 /** The retrieval model behind a random delay, as an endpoint answers: episodes finish in a scrambled order. */
 function slowModel() {
@@ -28,27 +25,9 @@ function slowModel() {
 }
 
 async function run(concurrency: number) {
-  const config = parseRunConfig({
-    method: "dreamgym",
-    domain: "household",
-    iterations: 2,
-    tasksPerBatch: 3,
-    groupSize: 4,
-    seedTasks: 10,
-    evaluation: { interval: 2, episodes: 4 },
-    rollouts: { concurrency },
-  });
   const { model, stats } = slowModel();
-  const reports: IterationReport[] = [];
-  const result = await runTraining(config, {
-    domain: household,
-    buffer: await offlineMemoryBuffer(household, 10),
-    model,
-    generator: embeddedTaskGenerator("household"),
-    onIteration: (r) => void reports.push(r),
-  });
-  const { seconds: _seconds, ...rest } = result;
-  return { result: rest, reports, stats };
+  const outcome = await concurrencyRun(concurrency, { model, generator: embeddedTaskGenerator("household") });
+  return { ...outcome, stats };
 }
 
 describe("concurrent rollouts", () => {
@@ -61,8 +40,6 @@ describe("concurrent rollouts", () => {
     expect(many.result.checkpoint.weights).toBe(one.result.checkpoint.weights);
     expect(many.result).toEqual(one.result);
     // Everything but wall-clock latency: each episode, step, update and stored row is the same.
-    const strip = (reports: IterationReport[]) =>
-      JSON.parse(JSON.stringify(reports, (key, value) => (key === "latencyMs" ? undefined : value)));
-    expect(strip(many.reports)).toEqual(strip(one.reports));
+    expect(withoutLatency(many.reports)).toEqual(withoutLatency(one.reports));
   }, 120_000);
 });

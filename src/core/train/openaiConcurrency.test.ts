@@ -1,12 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FakeOpenAI, okJson, startFakeOpenAI } from "../../../tests/helpers/fakeOpenAIServer";
-import { household } from "../envs/household";
 import { OpenAIExperienceModel } from "../experience/openaiModel";
 import { createLlmClient } from "../llm";
 import { hashString } from "../util/random";
-import { parseRunConfig } from "./config";
-import { type IterationReport, runTraining } from "./run";
-import { offlineMemoryBuffer } from "./testing";
+import { concurrencyRun, withoutLatency } from "./testing";
 
 /**
  * An experience model endpoint whose answer is a function of the prompt alone, after a random delay: replies come
@@ -37,18 +34,6 @@ afterAll(async () => {
 });
 
 async function run(concurrency: number) {
-  const config = parseRunConfig({
-    method: "dreamgym",
-    domain: "household",
-    iterations: 2,
-    tasksPerBatch: 3,
-    groupSize: 4,
-    seedTasks: 10,
-    evaluation: { interval: 2, episodes: 4 },
-    curriculum: { taskGeneration: false },
-    experience: { k: 2 },
-    rollouts: { concurrency },
-  });
   const llm = createLlmClient({
     baseURL: server.url,
     model: "exp",
@@ -56,15 +41,17 @@ async function run(concurrency: number) {
     maxRetries: 0,
     concurrency,
   });
-  const reports: IterationReport[] = [];
-  const result = await runTraining(config, {
-    domain: household,
-    buffer: await offlineMemoryBuffer(household, 10),
-    model: new OpenAIExperienceModel(llm.withLane("experience"), { k: 2, historyWindow: 4, reasoning: true }),
-    onIteration: (r) => void reports.push(r),
+  const model = new OpenAIExperienceModel(llm.withLane("experience"), {
+    k: 2,
+    historyWindow: 4,
+    reasoning: true,
   });
-  const { seconds: _seconds, ...rest } = result;
-  return { result: rest, reports, stats: llm.stats() };
+  const outcome = await concurrencyRun(
+    concurrency,
+    { model },
+    { curriculum: { taskGeneration: false }, experience: { k: 2 } },
+  );
+  return { ...outcome, stats: llm.stats() };
 }
 
 describe("concurrent rollouts against an OpenAI-protocol endpoint", () => {
@@ -78,9 +65,7 @@ describe("concurrent rollouts against an OpenAI-protocol endpoint", () => {
     expect(many.result.syntheticTransitions).toBeGreaterThan(20);
     expect(many.result.checkpoint.weights).toBe(one.result.checkpoint.weights);
     expect(many.result).toEqual(one.result);
-    const strip = (reports: IterationReport[]) =>
-      JSON.parse(JSON.stringify(reports, (key, value) => (key === "latencyMs" ? undefined : value)));
-    expect(strip(many.reports)).toEqual(strip(one.reports));
+    expect(withoutLatency(many.reports)).toEqual(withoutLatency(one.reports));
     // The rewards vary within groups, so the updates had something to learn from.
     const rewards = many.reports.flatMap((r) => r.episodes.map((e) => e.totalReward));
     expect(new Set(rewards).size).toBeGreaterThan(1);
