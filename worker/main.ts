@@ -18,7 +18,7 @@ async function main() {
   for (const sig of ["SIGINT", "SIGTERM"] as const) {
     process.on(sig, () => {
       if (stop.signal.aborted) process.exit(1);
-      log(`worker: ${sig}, finishing the current job then stopping (again to force)`);
+      log(`worker: ${sig}, handing the current job back at its next check, then stopping (again to force)`);
       stop.abort();
     });
   }

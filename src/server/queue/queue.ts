@@ -142,6 +142,19 @@ export async function fail(
   return final ? "failed" : "retry";
 }
 
+/**
+ * Hands a job back to the queue at once, as if this attempt had not started (graceful shutdown): the next worker
+ * claims it without waiting for the lease to run out, and a resumable job continues from its last checkpoint.
+ */
+export async function release(db: Db, job: Job, workerId: string): Promise<boolean> {
+  const now = new Date();
+  const updated = await db.$executeRaw`
+    UPDATE "Job" SET status = 'queued', lockedBy = NULL, leaseUntil = NULL, runAt = ${now},
+      attempts = MAX(attempts - 1, 0), updatedAt = ${now}
+    WHERE id = ${job.id} AND lockedBy = ${workerId} AND status = 'running'`;
+  return updated === 1;
+}
+
 export async function markCancelled(db: Db, job: Job, workerId: string): Promise<void> {
   const now = new Date();
   await db.$executeRaw`

@@ -2,7 +2,7 @@ import type { Job } from "@/generated/prisma/client";
 import type { Db } from "../db";
 import type { HeartbeatThread } from "./heartbeatThread";
 import { isJobType, type JobPayload, type JobType, parsePayload } from "./payloads";
-import { claim, complete, fail, heartbeat, markCancelled } from "./queue";
+import { claim, complete, fail, heartbeat, markCancelled, release } from "./queue";
 
 export interface JobContext {
   job: Job;
@@ -38,8 +38,20 @@ export class JobCancelled extends Error {
   }
 }
 
+/** The worker is shutting down (SIGINT/SIGTERM): the job goes back to the queue as it was, for the next worker. */
+export class WorkerStopping extends Error {
+  constructor() {
+    super("The worker is stopping; the job is handed back to the queue");
+  }
+}
+
 /** Claims and runs one job if there is one. Returns false when the queue had nothing for this worker. */
-export async function runOneJob(options: Omit<WorkerLoopOptions, "signal" | "pollMs">): Promise<boolean> {
+export async function runOneJob(
+  options: Omit<WorkerLoopOptions, "signal" | "pollMs"> & {
+    /** Aborts when the worker shuts down: the job stops at its next check and is handed back, not failed. */
+    stopping?: AbortSignal;
+  },
+): Promise<boolean> {
   const { db, workerId, handlers, leaseMs, heartbeatMs, heartbeatThread, log = () => {} } = options;
   const types = Object.keys(handlers);
   const job = await claim(db, workerId, leaseMs, types);
@@ -47,6 +59,9 @@ export async function runOneJob(options: Omit<WorkerLoopOptions, "signal" | "pol
   log(`[${workerId}] claimed ${job.type} ${job.id} (attempt ${job.attempts}/${job.maxAttempts})`);
 
   const abort = new AbortController();
+  const stop = () => abort.abort(new WorkerStopping());
+  if (options.stopping?.aborted) stop();
+  options.stopping?.addEventListener("abort", stop, { once: true });
   let latest: { fraction?: number; message?: string } = {};
   const onBeat = (state: { ownsLease: boolean; cancelRequested: boolean }) => {
     if (!state.ownsLease) abort.abort(new Error("lease lost"));
@@ -81,7 +96,12 @@ export async function runOneJob(options: Omit<WorkerLoopOptions, "signal" | "pol
     }
   } catch (error) {
     await beats.stop();
-    if (abort.signal.reason instanceof JobCancelled) {
+    if (abort.signal.reason instanceof WorkerStopping) {
+      const handedBack = await release(db, job, workerId);
+      log(
+        `[${workerId}] stopping: ${job.type} ${job.id} ${handedBack ? "handed back to the queue" : "had lost its lease"}`,
+      );
+    } else if (abort.signal.reason instanceof JobCancelled) {
       await markCancelled(db, job, workerId);
       log(`[${workerId}] cancelled ${job.id}`);
     } else {
@@ -89,6 +109,7 @@ export async function runOneJob(options: Omit<WorkerLoopOptions, "signal" | "pol
       log(`[${workerId}] ${job.type} ${job.id} failed (${outcome}): ${(error as Error).message}`);
     }
   }
+  options.stopping?.removeEventListener("abort", stop);
   return true;
 }
 
@@ -134,7 +155,7 @@ export async function runWorkerLoop(options: WorkerLoopOptions): Promise<void> {
   while (!signal.aborted) {
     let worked = false;
     try {
-      worked = await runOneJob(options);
+      worked = await runOneJob({ ...options, stopping: signal });
     } catch (error) {
       log(`[${options.workerId}] queue error: ${(error as Error).message}`);
     }

@@ -99,4 +99,35 @@ describe("training runs in the worker", () => {
     expect(await work()).toBe(true);
     await assertConsistent(runId);
   });
+
+  it("hand the run back when the worker shuts down, so that the next worker finishes it at once", async () => {
+    const { runId, jobId } = await createRun(t.db, config);
+    const stopping = new AbortController();
+    // SIGTERM arrives once the first iteration is recorded.
+    const watch = setInterval(async () => {
+      const run = await t.db.run.findUnique({ where: { id: runId } });
+      if ((run?.iteration ?? 0) >= 1) stopping.abort();
+    }, 20);
+    const handed = await runOneJob({
+      db: t.db,
+      workerId: "first",
+      handlers: createHandlers(),
+      leaseMs: 60_000,
+      heartbeatMs: 1_000,
+      stopping: stopping.signal,
+    });
+    clearInterval(watch);
+    expect(handed).toBe(true);
+    const job = await t.db.job.findUniqueOrThrow({ where: { id: jobId } });
+    // Back in the queue, claimable now, and the attempt not counted against it.
+    expect(job).toMatchObject({ status: "queued", lockedBy: null, leaseUntil: null, attempts: 0 });
+    expect(job.runAt.getTime()).toBeLessThanOrEqual(Date.now());
+    const run = await t.db.run.findUniqueOrThrow({ where: { id: runId } });
+    expect(run.status).toBe("queued");
+    expect(run.error).toBeNull();
+    expect(run.iteration).toBeGreaterThanOrEqual(1);
+    expect(run.iteration).toBeLessThan(3);
+    expect(await work()).toBe(true);
+    await assertConsistent(runId);
+  });
 });

@@ -1,7 +1,7 @@
 import { parseRunConfig } from "@/core/train/config";
 import { runTraining } from "@/core/train/run";
 import type { JobContext } from "../queue/worker";
-import { JobCancelled } from "../queue/worker";
+import { JobCancelled, WorkerStopping } from "../queue/worker";
 import { llmReport } from "./llmReport";
 import { type BuiltRunDeps, runDeps } from "./runDeps";
 import { discardAfter, loadRunState, recordIteration } from "./runStore";
@@ -53,16 +53,20 @@ export async function trainJob(runId: string, ctx: JobContext) {
     return { runId, finalSuccess: result.final.successRate, realTransitions: result.realTransitions };
   } catch (error) {
     const cancelled = ctx.signal.aborted && ctx.signal.reason instanceof JobCancelled;
-    const lastAttempt = ctx.job.attempts >= ctx.job.maxAttempts;
+    // A worker that shuts down hands the run back: it goes on from its last iteration with the next worker.
+    const stopping = ctx.signal.aborted && ctx.signal.reason instanceof WorkerStopping;
+    const lastAttempt = !stopping && ctx.job.attempts >= ctx.job.maxAttempts;
     await db.run.update({
       where: { id: runId },
       data: cancelled
         ? { status: "cancelled", finishedAt: new Date() }
-        : {
-            status: lastAttempt ? "failed" : "queued",
-            error: (error as Error).message,
-            ...(lastAttempt ? { finishedAt: new Date() } : {}),
-          },
+        : stopping
+          ? { status: "queued" }
+          : {
+              status: lastAttempt ? "failed" : "queued",
+              error: (error as Error).message,
+              ...(lastAttempt ? { finishedAt: new Date() } : {}),
+            },
     });
     throw error;
   } finally {
