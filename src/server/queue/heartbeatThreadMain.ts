@@ -13,6 +13,7 @@ const db = await createDb(databaseUrl);
 let timer: NodeJS.Timeout | undefined;
 let beating: Promise<void> = Promise.resolve();
 let latest: { fraction?: number; message?: string } = {};
+let beatNow: (() => void) | undefined;
 
 const post = (m: FromBeat) => parentPort?.postMessage(m);
 
@@ -25,13 +26,18 @@ parentPort?.on("message", (m: BeatMessage) => {
       post({ type: "beat", jobId: m.jobId, at: Date.now(), ...state });
     };
     clearInterval(timer);
-    timer = setInterval(() => {
+    beatNow = () => {
       beating = beating.then(beat);
-    }, m.heartbeatMs);
+    };
+    timer = setInterval(beatNow, m.heartbeatMs);
   } else if (m.type === "progress") {
+    const changed = m.progress.message !== undefined && m.progress.message !== latest.message;
     latest = m.progress;
+    // Where a job is must be on record before it can crash there (a crash point is read from it).
+    if (changed && beatNow) beatNow();
   } else if (m.type === "stop") {
     clearInterval(timer);
+    beatNow = undefined;
     timer = undefined;
     // A beat in flight finishes before the job is completed, so that it cannot renew a lease released after it.
     void beating.then(() => post({ type: "stopped" }));

@@ -48,6 +48,13 @@ export const JobPayloads = {
 } as const;
 
 export type JobType = keyof typeof JobPayloads;
+
+/**
+ * Jobs that continue where a crashed attempt stopped (a run from its last checkpoint; collection, teacher traces
+ * and indexing skip what is already written). A worker dying under one costs it no attempt: only its own errors
+ * do. One that crashes again and again at the same point is stopped there (queue.ts, CRASHES_AT_ONE_POINT).
+ */
+export const CRASH_RESUMABLE: readonly JobType[] = ["train", "collect", "teacher", "index"];
 export type JobPayload<T extends JobType> = z.infer<(typeof JobPayloads)[T]>;
 
 export function parsePayload<T extends JobType>(type: T, payload: unknown): JobPayload<T> {

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createTestDb, type TestDb } from "../../../tests/helpers/testDb";
-import { backoffMs, cancel, claim, enqueue, fail, heartbeat } from "./queue";
+import { backoffMs, CRASHES_AT_ONE_POINT, cancel, claim, enqueue, fail, heartbeat } from "./queue";
 import { type JobHandlers, runOneJob, runWorkerLoop, sleep, throwIfStopped } from "./worker";
 
 let t: TestDb;
@@ -77,19 +77,53 @@ describe("job queue", () => {
     const reclaimed = await claim(t.db, "rescuer", 10_000);
     expect(reclaimed?.id).toBe(job.id);
     expect(reclaimed?.lockedBy).toBe("rescuer");
-    expect(reclaimed?.attempts).toBe(2);
+    // Collection is resumable: a dead worker costs it no attempt, only a crash on record.
+    expect(reclaimed?.attempts).toBe(1);
+    expect(reclaimed?.crashes).toBe(1);
     // The dead worker's late heartbeat tells it that it lost the job.
     expect((await heartbeat(t.db, job.id, "crashed-worker", 10_000)).ownsLease).toBe(false);
   });
 
-  it("fails a job for good when its last attempt's worker died", async () => {
-    await enqueue(t.db, "collect", collectPayload, { maxAttempts: 1 });
+  it("fails a job that cannot resume for good when its last attempt's worker died", async () => {
+    await enqueue(t.db, "import", { path: "x.jsonl", name: "x.jsonl" }, { maxAttempts: 1 });
     await claim(t.db, "crashed-worker", 50);
     await sleep(100);
     expect(await claim(t.db, "rescuer", 10_000)).toBeNull();
     const job = await t.db.job.findFirstOrThrow();
     expect(job.status).toBe("failed");
     expect(job.error).toMatch(/crashed-worker stopped heartbeating/);
+  });
+
+  it("claims a resumable job again after any number of worker crashes, without spending its attempts", async () => {
+    await enqueue(t.db, "train", { runId: "r" }, { maxAttempts: 1 });
+    for (let crash = 1; crash <= 5; crash++) {
+      const job = await claim(t.db, `worker-${crash}`, 30);
+      expect(job?.attempts, `crash ${crash}`).toBe(1);
+      // Each worker gets a bit further before it dies.
+      await heartbeat(t.db, job!.id, `worker-${crash}`, 30, {
+        fraction: crash / 10,
+        message: `iteration ${crash}`,
+      });
+      await sleep(60);
+    }
+    const job = await claim(t.db, "survivor", 10_000);
+    expect(job).toMatchObject({ lockedBy: "survivor", attempts: 1, crashes: 5, crashStreak: 1 });
+  });
+
+  it("stops a resumable job that crashes again and again at the same point, saying where", async () => {
+    await enqueue(t.db, "train", { runId: "r" });
+    for (let crash = 1; crash <= CRASHES_AT_ONE_POINT; crash++) {
+      const job = await claim(t.db, `worker-${crash}`, 30);
+      expect(job, `crash ${crash}`).not.toBeNull();
+      await heartbeat(t.db, job!.id, `worker-${crash}`, 30, { fraction: 0.4, message: "iteration 4" });
+      await sleep(60);
+    }
+    expect(await claim(t.db, "next", 10_000)).toBeNull();
+    const job = await t.db.job.findFirstOrThrow();
+    expect(job.status).toBe("failed");
+    expect(job.error).toBe(
+      `train job crashed ${CRASHES_AT_ONE_POINT} times in a row at 40% (iteration 4): its worker died each time (killed, out of memory or a crash in native code); stopped there instead of trying again`,
+    );
   });
 
   it("retries with backoff, then fails with the error kept", async () => {

@@ -1,6 +1,6 @@
 import type { Job } from "@/generated/prisma/client";
 import type { Db } from "../db";
-import { type JobPayload, type JobType, parsePayload } from "./payloads";
+import { CRASH_RESUMABLE, type JobPayload, type JobType, parsePayload } from "./payloads";
 
 /**
  * A job queue in the database. Every change of ownership is one compare-and-set SQL statement (UPDATE … WHERE
@@ -56,7 +56,13 @@ export async function claim(
   const where = { ...claimable(now), ...(types ? { type: { in: [...types] } } : {}) };
   const candidates = await db.job.findMany({ where, orderBy: { createdAt: "asc" }, take: 5 });
   for (const candidate of candidates) {
-    if (candidate.status === "running" && candidate.attempts >= candidate.maxAttempts) {
+    const crashed = candidate.status === "running";
+    if (crashed && CRASH_RESUMABLE.includes(candidate.type as JobType)) {
+      const reclaimed = await reclaimResumable(db, candidate, workerId, leaseMs, now);
+      if (reclaimed) return reclaimed;
+      continue;
+    }
+    if (crashed && candidate.attempts >= candidate.maxAttempts) {
       // The last attempt's worker died: give up, keep the reason.
       const error = `${candidate.error ? `${candidate.error}\n` : ""}Worker ${candidate.lockedBy ?? "?"} stopped heartbeating (lease expired) on attempt ${candidate.attempts} of ${candidate.maxAttempts}`;
       await db.$executeRaw`
@@ -75,6 +81,38 @@ export async function claim(
     if (won === 1) return db.job.findUniqueOrThrow({ where: { id: candidate.id } });
   }
   return null;
+}
+
+/** Crashes in a row at one point (same progress and message) after which a resumable job is stopped there. */
+export const CRASHES_AT_ONE_POINT = 3;
+
+/**
+ * A resumable job whose worker died: claimed again without spending an attempt, unless it keeps dying at the same
+ * point, which is then where it fails, with an error that says so.
+ */
+async function reclaimResumable(
+  db: Db,
+  job: Job,
+  workerId: string,
+  leaseMs: number,
+  now: Date,
+): Promise<Job | null> {
+  const point = `${Math.round(job.progress * 1000) / 10}%${job.message ? ` (${job.message})` : ""}`;
+  const streak = job.crashPoint === point ? job.crashStreak + 1 : 1;
+  if (streak >= CRASHES_AT_ONE_POINT) {
+    const error = `${job.type} job crashed ${streak} times in a row at ${point}: its worker died each time (killed, out of memory or a crash in native code); stopped there instead of trying again`;
+    await db.$executeRaw`
+      UPDATE "Job" SET status = 'failed', error = ${error}, lockedBy = NULL, leaseUntil = NULL,
+        crashes = crashes + 1, crashPoint = ${point}, crashStreak = ${streak}, finishedAt = ${now}, updatedAt = ${now}
+      WHERE id = ${job.id} AND status = 'running' AND leaseUntil < ${now}`;
+    return null;
+  }
+  const lease = new Date(now.getTime() + leaseMs);
+  const won = await db.$executeRaw`
+    UPDATE "Job" SET lockedBy = ${workerId}, leaseUntil = ${lease}, heartbeatAt = ${now}, crashes = crashes + 1,
+      crashPoint = ${point}, crashStreak = ${streak}, updatedAt = ${now}
+    WHERE id = ${job.id} AND status = 'running' AND leaseUntil < ${now}`;
+  return won === 1 ? db.job.findUniqueOrThrow({ where: { id: job.id } }) : null;
 }
 
 export interface HeartbeatResult {

@@ -69,7 +69,7 @@ export async function runOneJob(
   };
   const beats = heartbeatThread
     ? await threadBeats(heartbeatThread, { jobId: job.id, workerId, leaseMs, heartbeatMs }, onBeat)
-    : timerBeats(() => heartbeat(db, job.id, workerId, leaseMs, latest), heartbeatMs, onBeat);
+    : timerBeats((progress) => heartbeat(db, job.id, workerId, leaseMs, progress), heartbeatMs, onBeat);
 
   try {
     if (!isJobType(job.type)) throw new Error(`Unknown job type "${job.type}"`);
@@ -82,7 +82,7 @@ export async function runOneJob(
       signal: abort.signal,
       progress(fraction, message) {
         latest = { fraction, ...(message !== undefined ? { message } : {}) };
-        heartbeatThread?.progress(latest);
+        beats.progress(latest);
       },
     });
     await beats.stop();
@@ -114,6 +114,8 @@ export async function runOneJob(
 }
 
 interface Beats {
+  /** Records progress; a new message (a new iteration, a new batch) is written at once, not at the next beat. */
+  progress(progress: { fraction?: number; message?: string }): void;
   /** Resolves once no beat of this job can happen any more. */
   stop(): Promise<void>;
 }
@@ -126,22 +128,30 @@ async function threadBeats(
   onBeat: (state: BeatState) => void,
 ): Promise<Beats> {
   await thread.start(job, { onBeat });
-  return { stop: () => thread.stop() };
+  return { progress: (p) => thread.progress(p), stop: () => thread.stop() };
 }
 
 function timerBeats(
-  beat: () => Promise<BeatState>,
+  beat: (progress: { fraction?: number; message?: string }) => Promise<BeatState>,
   heartbeatMs: number,
   onBeat: (s: BeatState) => void,
 ): Beats {
   let beating = Promise.resolve();
-  const timer = setInterval(() => {
+  let latest: { fraction?: number; message?: string } = {};
+  const beatNow = () => {
     beating = beating.then(async () => {
-      const state = await beat().catch(() => null);
+      const state = await beat(latest).catch(() => null);
       if (state) onBeat(state);
     });
-  }, heartbeatMs);
+  };
+  const timer = setInterval(beatNow, heartbeatMs);
   return {
+    progress(progress) {
+      const changed = progress.message !== undefined && progress.message !== latest.message;
+      latest = progress;
+      // Where a job is must be on record before it can crash there (a crash point is read from it).
+      if (changed) beatNow();
+    },
     async stop() {
       clearInterval(timer);
       await beating;

@@ -1,3 +1,5 @@
+import { spawnSync } from "node:child_process";
+import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { embeddedTaskGenerator } from "@/core/curriculum/embedded";
 import { household } from "@/core/envs/household";
@@ -130,4 +132,56 @@ describe("training runs in the worker", () => {
     expect(await work()).toBe(true);
     await assertConsistent(runId);
   });
+
+  it("survive five worker crashes (kill -9) and end with the same result as a run that never stopped", async () => {
+    const long = parseRunConfig({ ...config, iterations: 6 });
+    const { runId, jobId } = await createRun(t.db, long);
+    for (let crash = 1; crash <= 5; crash++) {
+      // Each worker records one more iteration, then is killed with the job's lease still held.
+      const child = spawnSync(
+        process.execPath,
+        ["--import", "tsx", path.join("tests", "helpers", "crashingWorker.ts")],
+        {
+          env: {
+            ...process.env,
+            DATABASE_URL: t.url,
+            DREAMGYM_DATA_DIR: t.dir,
+            KILL_AT: String(crash),
+            LEASE_MS: "300",
+          },
+          encoding: "utf8",
+        },
+      );
+      expect(child.signal, `crash ${crash}: ${child.stderr}`).toBe("SIGKILL");
+      expect((await t.db.run.findUniqueOrThrow({ where: { id: runId } })).iteration).toBe(crash);
+      await new Promise((resolve) => setTimeout(resolve, 350)); // its lease runs out
+    }
+    expect(await work()).toBe(true);
+    const job = await t.db.job.findUniqueOrThrow({ where: { id: jobId } });
+    expect(job).toMatchObject({ status: "succeeded", crashes: 5, attempts: 1 });
+    const crashed = await t.db.run.findUniqueOrThrow({ where: { id: runId } });
+
+    // The same run, never interrupted, in a database seeded the same way.
+    const fresh = await createHouseholdOfflineDb(10);
+    try {
+      const other = await createRun(fresh.db, long);
+      await runOneJob({
+        db: fresh.db,
+        workerId: "w",
+        handlers: createHandlers(),
+        leaseMs: 60_000,
+        heartbeatMs: 1_000,
+      });
+      const clean = await fresh.db.run.findUniqueOrThrow({ where: { id: other.runId } });
+      const { seconds: _a, ...crashedResult } = crashed.result as Record<string, unknown>;
+      const { seconds: _b, ...cleanResult } = clean.result as Record<string, unknown>;
+      expect(crashedResult).toEqual(cleanResult);
+      expect(crashed.syntheticTransitions).toBe(clean.syntheticTransitions);
+      // Nothing written twice: one group of trajectories per iteration and task.
+      for (let iteration = 1; iteration <= 6; iteration++)
+        expect(await t.db.trajectory.count({ where: { runId, iteration } })).toBe(6);
+    } finally {
+      await fresh.cleanup();
+    }
+  }, 180_000);
 });
