@@ -31,6 +31,7 @@ export function createHandlers(): JobHandlers {
     async collect(payload, ctx) {
       const summary = await collectOffline(ctx.db, payload, {
         signal: ctx.signal,
+        fence: ctx.fence,
         onProgress: (done, total) => ctx.progress((0.8 * done) / total, `${done}/${total} episodes`),
       });
       const index = await indexNewSteps(ctx, 0.8, 1);

@@ -3,6 +3,7 @@ import { rollout } from "@/core/rollout";
 import { concurrently } from "@/core/train/concurrently";
 import type { Policy, Split } from "@/core/types";
 import type { Db } from "../db";
+import type { Fence } from "../queue/fence";
 import { type CollectionProvenance, collectedTrajectoryId } from "../trajectories/offlineIds";
 import { saveEpisodes } from "../trajectories/saveEpisodes";
 
@@ -40,6 +41,8 @@ export interface CollectHooks {
    * it plays one at a time.)
    */
   agent?: { policy: Policy; name: string; concurrency?: number };
+  /** The collect job's fencing check: a batch commits only while the job is still this worker's. */
+  fence?: Fence;
 }
 
 /**
@@ -90,7 +93,12 @@ export async function collectOffline(
     }
     const ids = episodes.map((episode, j) => collectedTrajectoryId(provenance, start + j, episode));
     if (db) {
-      const written = await saveEpisodes(db, episodes, { source: "offline", policy: name, ids });
+      const written = await saveEpisodes(db, episodes, {
+        source: "offline",
+        policy: name,
+        ids,
+        ...(hooks.fence ? { fence: hooks.fence } : {}),
+      });
       alreadyStored += episodes.length - written.length;
     }
   }

@@ -7,6 +7,7 @@ import { parentPort, workerData } from "node:worker_threads";
 import { createDb } from "../db";
 import type { BeatMessage, FromBeat } from "./heartbeatThread";
 import { heartbeat } from "./queue";
+import { IMMEDIATE_BEAT_MS } from "./worker";
 
 const { databaseUrl } = workerData as { databaseUrl: string };
 const db = await createDb(databaseUrl);
@@ -14,6 +15,7 @@ let timer: NodeJS.Timeout | undefined;
 let beating: Promise<void> = Promise.resolve();
 let latest: { fraction?: number; message?: string } = {};
 let beatNow: (() => void) | undefined;
+let lastNow = 0;
 
 const post = (m: FromBeat) => parentPort?.postMessage(m);
 
@@ -34,7 +36,10 @@ parentPort?.on("message", (m: BeatMessage) => {
     const changed = m.progress.message !== undefined && m.progress.message !== latest.message;
     latest = m.progress;
     // Where a job is must be on record before it can crash there (a crash point is read from it).
-    if (changed && beatNow) beatNow();
+    if (changed && beatNow && Date.now() - lastNow >= IMMEDIATE_BEAT_MS) {
+      lastNow = Date.now();
+      beatNow();
+    }
   } else if (m.type === "stop") {
     clearInterval(timer);
     beatNow = undefined;

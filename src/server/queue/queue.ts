@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import type { Job } from "@/generated/prisma/client";
 import type { Db } from "../db";
 import { CRASH_RESUMABLE, type JobPayload, type JobType, parsePayload } from "./payloads";
@@ -74,7 +75,7 @@ export async function claim(
     const lease = new Date(now.getTime() + leaseMs);
     const won = await db.$executeRaw`
       UPDATE "Job" SET status = 'running', lockedBy = ${workerId}, leaseUntil = ${lease}, heartbeatAt = ${now},
-        attempts = attempts + 1, startedAt = COALESCE(startedAt, ${now}), updatedAt = ${now}
+        leaseToken = ${randomUUID()}, attempts = attempts + 1, startedAt = COALESCE(startedAt, ${now}), updatedAt = ${now}
       WHERE id = ${candidate.id}
         AND ((status = 'queued' AND runAt <= ${now} AND cancelRequested = 0)
           OR (status = 'running' AND leaseUntil < ${now}))`;
@@ -110,6 +111,7 @@ async function reclaimResumable(
   const lease = new Date(now.getTime() + leaseMs);
   const won = await db.$executeRaw`
     UPDATE "Job" SET lockedBy = ${workerId}, leaseUntil = ${lease}, heartbeatAt = ${now}, crashes = crashes + 1,
+      leaseToken = ${randomUUID()},
       crashPoint = ${point}, crashStreak = ${streak}, updatedAt = ${now}
     WHERE id = ${job.id} AND status = 'running' AND leaseUntil < ${now}`;
   return won === 1 ? db.job.findUniqueOrThrow({ where: { id: job.id } }) : null;

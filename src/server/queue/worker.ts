@@ -1,5 +1,6 @@
 import type { Job } from "@/generated/prisma/client";
 import type { Db } from "../db";
+import { type Fence, fenceFor } from "./fence";
 import type { HeartbeatThread } from "./heartbeatThread";
 import { isJobType, type JobPayload, type JobType, parsePayload } from "./payloads";
 import { claim, complete, fail, heartbeat, markCancelled, release } from "./queue";
@@ -9,6 +10,8 @@ export interface JobContext {
   db: Db;
   /** Aborted when the job is cancelled or its lease is lost: handlers check it between units of work. */
   signal: AbortSignal;
+  /** Runs first in every transaction the job writes in: the write commits only while the job is still ours. */
+  fence: Fence;
   progress(fraction: number, message?: string): void;
 }
 
@@ -80,6 +83,8 @@ export async function runOneJob(
       job,
       db,
       signal: abort.signal,
+      // A write refused for a lost lease also stops the job at once.
+      fence: fenceFor(job, workerId, () => abort.abort(new Error("lease lost"))),
       progress(fraction, message) {
         latest = { fraction, ...(message !== undefined ? { message } : {}) };
         beats.progress(latest);
@@ -122,6 +127,9 @@ interface Beats {
 
 type BeatState = { ownsLease: boolean; cancelRequested: boolean };
 
+/** The least time between two beats written at once for a new progress message. */
+export const IMMEDIATE_BEAT_MS = 200;
+
 async function threadBeats(
   thread: HeartbeatThread,
   job: { jobId: string; workerId: string; leaseMs: number; heartbeatMs: number },
@@ -138,6 +146,7 @@ function timerBeats(
 ): Beats {
   let beating = Promise.resolve();
   let latest: { fraction?: number; message?: string } = {};
+  let lastNow = 0;
   const beatNow = () => {
     beating = beating.then(async () => {
       const state = await beat(latest).catch(() => null);
@@ -149,8 +158,12 @@ function timerBeats(
     progress(progress) {
       const changed = progress.message !== undefined && progress.message !== latest.message;
       latest = progress;
-      // Where a job is must be on record before it can crash there (a crash point is read from it).
-      if (changed) beatNow();
+      // Where a job is must be on record before it can crash there (a crash point is read from it); at most a
+      // few times a second, for jobs that report every episode.
+      if (changed && Date.now() - lastNow >= IMMEDIATE_BEAT_MS) {
+        lastNow = Date.now();
+        beatNow();
+      }
     },
     async stop() {
       clearInterval(timer);

@@ -6,6 +6,7 @@ import { LearnerState } from "@/core/train/learner";
 import { runProgress, trainedWith } from "@/core/train/methods";
 import type { IterationReport, RunState } from "@/core/train/run";
 import type { Db } from "../db";
+import type { Fence } from "../queue/fence";
 import { enqueue } from "../queue/queue";
 import { ensureTasks, saveEpisodes } from "../trajectories/saveEpisodes";
 
@@ -74,6 +75,8 @@ export async function recordIteration(
   config: RunConfig,
   domain: RealDomain,
   report: IterationReport,
+  /** The train job's fencing check: nothing is written once another worker holds the job. */
+  fence?: Fence,
 ): Promise<number> {
   const real =
     report.phase === "synthetic"
@@ -96,6 +99,7 @@ export async function recordIteration(
       purpose: "train",
       runId,
       iteration: report.iteration,
+      ...(fence ? { fence } : {}),
     },
     real,
   );
@@ -110,13 +114,14 @@ export async function recordIteration(
       syntheticTransitions: report.syntheticTransitions,
     }),
   );
-  await db.$transaction([
-    db.runMetric.upsert({
+  await db.$transaction(async (tx) => {
+    await fence?.(tx);
+    await tx.runMetric.upsert({
       where: { runId_iteration: { runId, iteration: report.iteration } },
       create: metricRow(runId, report),
       update: metricRow(runId, report),
-    }),
-    db.taskStat.createMany({
+    });
+    await tx.taskStat.createMany({
       data: report.taskStats.map((s) => ({
         runId,
         iteration: report.iteration,
@@ -126,12 +131,12 @@ export async function recordIteration(
         variance: s.variance,
         successRate: s.successRate,
       })),
-    }),
-    db.checkpoint.deleteMany({ where: { runId } }),
-    db.checkpoint.create({
+    });
+    await tx.checkpoint.deleteMany({ where: { runId } });
+    await tx.checkpoint.create({
       data: { runId, iteration: report.iteration, state: report.state as unknown as object },
-    }),
-    db.run.update({
+    });
+    await tx.run.update({
       where: { id: runId },
       data: {
         iteration: report.iteration,
@@ -139,8 +144,8 @@ export async function recordIteration(
         realTransitions: report.realTransitions,
         syntheticTransitions: report.syntheticTransitions,
       },
-    }),
-  ]);
+    });
+  });
   return progress;
 }
 

@@ -9,6 +9,7 @@ import { runTraining } from "@/core/train/run";
 import { config as appConfig } from "@/env";
 import { createHouseholdOfflineDb, type TestDb } from "../../../tests/helpers/testDb";
 import { createHandlers } from "../../../worker/handlers";
+import { claim } from "../queue/queue";
 import { runOneJob } from "../queue/worker";
 import { createEmbedder } from "../replay/createEmbedder";
 import { offlineBuffer } from "./offlineBuffer";
@@ -184,4 +185,39 @@ describe("training runs in the worker", () => {
       await fresh.cleanup();
     }
   }, 180_000);
+
+  it("write nothing more once another worker holds the job (split brain: a live worker whose lease ran out)", async () => {
+    const long = parseRunConfig({ ...config, iterations: 40 });
+    const { runId, jobId } = await createRun(t.db, long);
+    // Worker A never heartbeats (as if its beats were starved), so its 300 ms lease runs out while it computes.
+    const a = runOneJob({
+      db: t.db,
+      workerId: "A",
+      handlers: createHandlers(),
+      leaseMs: 300,
+      heartbeatMs: 600_000,
+    });
+    while (((await t.db.run.findUnique({ where: { id: runId } }))?.iteration ?? 0) < 1)
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    await new Promise((resolve) => setTimeout(resolve, 350));
+    const other = await t.connectAgain();
+    const b = await claim(other, "B", 60_000, ["train"]);
+    expect(b?.id).toBe(jobId);
+    const counts = async () => ({
+      trajectories: await t.db.trajectory.count({ where: { runId } }),
+      steps: await t.db.step.count({ where: { trajectory: { runId } } }),
+      metrics: await t.db.runMetric.count({ where: { runId } }),
+      taskStats: await t.db.taskStat.count({ where: { runId } }),
+      iteration: (await t.db.run.findUniqueOrThrow({ where: { id: runId } })).iteration,
+    });
+    const atTakeover = await counts();
+    expect(await a).toBe(true);
+    // A stopped at its next write: not a row more, and the run and the job are B's to finish.
+    expect(await counts()).toEqual(atTakeover);
+    expect(atTakeover.iteration).toBeLessThan(40);
+    expect(atTakeover.trajectories).toBe(atTakeover.iteration * 6);
+    const job = await t.db.job.findUniqueOrThrow({ where: { id: jobId } });
+    expect(job).toMatchObject({ status: "running", lockedBy: "B" });
+    expect((await t.db.run.findUniqueOrThrow({ where: { id: runId } })).status).toBe("running");
+  }, 120_000);
 });

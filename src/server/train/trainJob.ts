@@ -1,5 +1,6 @@
 import { parseRunConfig } from "@/core/train/config";
 import { runTraining } from "@/core/train/run";
+import { LeaseLost } from "../queue/fence";
 import type { JobContext } from "../queue/worker";
 import { JobCancelled, WorkerStopping } from "../queue/worker";
 import { llmReport } from "./llmReport";
@@ -31,7 +32,7 @@ export async function trainJob(runId: string, ctx: JobContext) {
       ...(resume ? { resume } : {}),
       signal: ctx.signal,
       onIteration: async (report) => {
-        const progress = await recordIteration(db, runId, config, built.domain, report);
+        const progress = await recordIteration(db, runId, config, built.domain, report, ctx.fence);
         ctx.progress(progress, `iteration ${report.iteration}`);
       },
     });
@@ -39,16 +40,19 @@ export async function trainJob(runId: string, ctx: JobContext) {
     const summary = built.llm
       ? { ...rest, llm: llmReport(built.llm.stats(), result.syntheticTransitions) }
       : rest;
-    await db.run.update({
-      where: { id: runId },
-      data: {
-        status: "succeeded",
-        progress: 1,
-        result: summary as object,
-        finishedAt: new Date(),
-        realTransitions: result.realTransitions,
-        syntheticTransitions: result.syntheticTransitions,
-      },
+    await db.$transaction(async (tx) => {
+      await ctx.fence(tx);
+      await tx.run.update({
+        where: { id: runId },
+        data: {
+          status: "succeeded",
+          progress: 1,
+          result: summary as object,
+          finishedAt: new Date(),
+          realTransitions: result.realTransitions,
+          syntheticTransitions: result.syntheticTransitions,
+        },
+      });
     });
     return { runId, finalSuccess: result.final.successRate, realTransitions: result.realTransitions };
   } catch (error) {
@@ -56,6 +60,8 @@ export async function trainJob(runId: string, ctx: JobContext) {
     // A worker that shuts down hands the run back: it goes on from its last iteration with the next worker.
     const stopping = ctx.signal.aborted && ctx.signal.reason instanceof WorkerStopping;
     const lastAttempt = !stopping && ctx.job.attempts >= ctx.job.maxAttempts;
+    // A worker that lost the job leaves the run to its new owner.
+    if (error instanceof LeaseLost) throw error;
     await db.run.update({
       where: { id: runId },
       data: cancelled

@@ -3,6 +3,7 @@ import type { Episode } from "@/core/rollout";
 import type { StepResult, Task, TrajectorySource } from "@/core/types";
 import type { TrajectoryPurpose } from "@/shared/enums";
 import type { Db } from "../db";
+import type { Fence } from "../queue/fence";
 import { insertSteps, type StepRow } from "./insertSteps";
 import { offlineStepId } from "./offlineIds";
 
@@ -19,6 +20,8 @@ export interface EpisodeMeta {
    * skipped. Random ids when absent.
    */
   ids?: readonly string[];
+  /** The writing job's fencing check: the batch commits only while the job is still this worker's. */
+  fence?: Fence;
 }
 
 /**
@@ -148,6 +151,7 @@ export async function saveEpisodes(
   );
   return db.$transaction(
     async (tx) => {
+      await meta.fence?.(tx);
       const stored = meta.ids
         ? new Set(
             (await tx.trajectory.findMany({ where: { id: { in: ids } }, select: { id: true } })).map(

@@ -1,0 +1,33 @@
+import type { Db } from "../db";
+
+/** The job is no longer this worker's: another claimed it after its lease ran out. Nothing more may be written. */
+export class LeaseLost extends Error {
+  constructor(jobId: string, workerId: string) {
+    super(`job ${jobId} is no longer held by ${workerId} (its lease ran out and another worker claimed it)`);
+  }
+}
+
+type Executor = Pick<Db, "$executeRaw">;
+
+/**
+ * A fencing token check, to run first inside every transaction a job writes in: it passes only while the job is
+ * still held by this worker under this claim's token, and in SQLite it also takes the write lock, so no other
+ * worker can claim the job between the check and the writes. A stale worker's transaction fails and rolls back.
+ */
+export type Fence = (tx: Executor) => Promise<void>;
+
+export function fenceFor(
+  job: { id: string; leaseToken: string | null },
+  workerId: string,
+  onLost?: () => void,
+): Fence {
+  return async (tx) => {
+    const held = await tx.$executeRaw`
+      UPDATE "Job" SET heartbeatAt = heartbeatAt
+      WHERE id = ${job.id} AND lockedBy = ${workerId} AND leaseToken = ${job.leaseToken} AND status = 'running'`;
+    if (held !== 1) {
+      onLost?.();
+      throw new LeaseLost(job.id, workerId);
+    }
+  };
+}
