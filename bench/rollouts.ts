@@ -6,9 +6,10 @@
  * the requests the server saw in flight at once, what the client achieved, and the ratio to limit / latency (the
  * most an endpoint with that latency can give).
  *
- * embedded: the embedded DreamGym loop as the worker runs it (policy, experience model, retrieval, the update,
- * storing every rollout in SQLite beside the real environment's answer), from a fresh database with offline data,
- * with predictions inline and on threads.
+ * embedded: the embedded DreamGym loop (policy, experience model, retrieval, the update) from a fresh database
+ * with offline data: alone, as the CLI runs it, and as the worker's train job runs it (storing every rollout in
+ * SQLite beside the real environment's answer, a checkpoint per iteration, then indexing the rollouts into
+ * LanceDB), each with predictions inline and on a thread.
  *
  *   npm run bench -- rollouts [--latency-ms 200] [--limits 1,8,32,128] [--only endpoint|embedded]
  */
@@ -146,17 +147,36 @@ async function embeddedBench() {
         offset,
       });
     }
+    const { runDeps } = await import("@/server/train/runDeps");
+    const config = parseRunConfig({
+      method: "dreamgym",
+      domain: "shop",
+      iterations: 40,
+      tasksPerBatch: 8,
+      groupSize: 8,
+      evaluation: { interval: 1_000, episodes: 10 },
+    });
+    // The loop alone, as the CLI runs it: nothing stored.
     for (const threads of [0, 1]) {
-      process.env.DREAMGYM_THREADS = String(threads);
       appConfig().worker.threads = threads;
-      const config = parseRunConfig({
-        method: "dreamgym",
-        domain: "shop",
-        iterations: 40,
-        tasksPerBatch: 8,
-        groupSize: 8,
-        evaluation: { interval: 1_000, episodes: 10 },
-      });
+      const deps = await runDeps(db, config);
+      const started = performance.now();
+      const result = await runTraining(config, deps).finally(() => deps.close());
+      const seconds = (performance.now() - started) / 1000;
+      const row = {
+        stored: false,
+        threads,
+        syntheticTransitions: result.syntheticTransitions,
+        seconds: round(seconds),
+        transitionsPerSecond: Math.round(result.syntheticTransitions / seconds),
+      };
+      rows.push(row);
+      process.stderr.write(
+        `embedded loop, nothing stored, ${threads} prediction thread(s): ${row.transitionsPerSecond} synthetic transitions/s (${row.syntheticTransitions} in ${row.seconds} s)\n`,
+      );
+    }
+    for (const threads of [0, 1]) {
+      appConfig().worker.threads = threads;
       const { runId } = await createRun(db, config);
       const started = performance.now();
       await runOneJob({
@@ -171,6 +191,7 @@ async function embeddedBench() {
       const stored = await db.step.count({ where: { trajectory: { runId } } });
       if (run.status !== "succeeded") throw new Error(`the bench run ended ${run.status}: ${run.error}`);
       const row = {
+        stored: true,
         threads,
         syntheticTransitions: run.syntheticTransitions,
         storedSteps: stored,

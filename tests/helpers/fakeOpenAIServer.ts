@@ -59,7 +59,9 @@ export type FakeReply =
   /** Any JSON body (embeddings, a broken completion). */
   | { kind: "json"; status?: number; body: unknown; headers?: Record<string, string>; delayMs?: number }
   /** Never answers; the connection is dropped when the server closes or the client gives up. */
-  | { kind: "hang" };
+  | { kind: "hang" }
+  /** Drops the connection without an answer (ECONNRESET at the client). */
+  | { kind: "reset" };
 
 export type FakeHandler = (request: FakeRequest) => FakeReply | Promise<FakeReply>;
 
@@ -108,6 +110,7 @@ export const serverError = (status = 500): FakeReply => ({
 });
 
 export const hang = (): FakeReply => ({ kind: "hang" });
+export const reset = (): FakeReply => ({ kind: "reset" });
 
 /** Content that is not JSON at all. */
 export const malformed = (text = 'Sure! {"reasoning": "the page loads", next_state: oops}'): FakeReply =>
@@ -214,6 +217,10 @@ export async function startFakeOpenAI(handler: FakeHandler): Promise<FakeOpenAI>
       reply = { kind: "error", status: 500, message: `fake handler threw: ${(error as Error).message}` };
     }
     if (reply.kind === "hang") return;
+    if (reply.kind === "reset") {
+      res.socket?.destroy();
+      return;
+    }
     if ("delayMs" in reply && reply.delayMs) {
       await new Promise((resolve) => setTimeout(resolve, reply.delayMs));
     }
