@@ -9,6 +9,7 @@ import {
   okJson,
   rateLimited,
   rejectResponseFormat,
+  reset,
   script,
   serverError,
   startFakeOpenAI,
@@ -227,6 +228,21 @@ describe("transport: retries, timeouts, errors", () => {
     );
     expect(server.requests).toHaveLength(3);
     expect(client.stats()).toMatchObject({ failures: 1, retries: 2 });
+  });
+
+  it("retries a reset connection, and names the endpoint when resets outlast maxRetries", async () => {
+    const recovered = await setup(script(reset(), reset(), okJson(GOOD)));
+    const reply = await ask(recovered.client);
+    expect(reply.ok).toBe(true);
+    expect(recovered.client.stats()).toMatchObject({ retries: 2, failures: 0 });
+    await recovered.server.close();
+    const { client } = await setup(script(reset()));
+    const error = await ask(client).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(LlmRequestError);
+    expect((error as LlmRequestError).failure).toMatchObject({ attempts: 3, retryable: true });
+    expect((error as Error).message).toMatch(
+      /test-model at http:\/\/127\.0\.0\.1:\d+\/v1: .*after 3 attempts/,
+    );
   });
 
   it("does not retry other 4xx", async () => {
