@@ -20,7 +20,7 @@ import {
 const CODE = listSources(["src", "worker"], ["src/generated"]).map(scanFile);
 
 /** The packages core may use: none of them a framework or a database. */
-const CORE_PACKAGES = ["zod", "openai", "diff", "minisearch", "p-limit", "lru-cache"];
+const CORE_PACKAGES = ["zod", "openai", "fast-myers-diff", "minisearch", "p-limit", "lru-cache"];
 /** What core's own tests may use besides. */
 const CORE_TEST_PACKAGES = ["vitest", "node:fs", "node:path"];
 const SHARED_PACKAGES = ["zod"];

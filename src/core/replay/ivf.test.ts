@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { household } from "../envs/household";
 import { shop } from "../envs/shop";
 import { rollout } from "../rollout";
-import { episodeTransitions } from "../train/episodeTransitions";
 import type { Transition } from "../types";
+import { episodeTransitions } from "./episodeTransitions";
 import { HashNgramEmbedder } from "./hashEmbedder";
 import { MemoryReplayBuffer } from "./memoryBuffer";
 

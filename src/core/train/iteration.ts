@@ -5,12 +5,12 @@ import { proposeVariations } from "../curriculum/variations";
 import type { RealDomain } from "../envs/domain";
 import type { LinearPolicy } from "../policy/linearPolicy";
 import type { ReplayBuffer } from "../replay/buffer";
+import { episodeTransitions } from "../replay/episodeTransitions";
 import type { CollectedEpisode } from "../rl/collect";
 import type { UpdateStats } from "../rl/stats";
 import type { Environment, Task, TrajectorySource } from "../types";
 import { Rng } from "../util/random";
 import { collectGroups } from "./collectGroups";
-import { episodeTransitions } from "./episodeTransitions";
 import type { Learner } from "./learner";
 
 /** The knobs of one DreamGym iteration (the paper's names). */

@@ -1,11 +1,11 @@
 import type { RealDomain } from "../envs/domain";
 import { household } from "../envs/household";
+import { episodeTransitions } from "../replay/episodeTransitions";
 import { HashNgramEmbedder } from "../replay/hashEmbedder";
 import { MemoryReplayBuffer } from "../replay/memoryBuffer";
 import { rollout } from "../rollout";
 import type { Policy } from "../types";
 import { parseRunConfig } from "./config";
-import { episodeTransitions } from "./episodeTransitions";
 import { type IterationReport, type RunDeps, runTraining } from "./run";
 
 /** For tests: an in-memory replay buffer of offline episodes on train tasks 0..episodes-1 of a real domain. */

@@ -93,7 +93,7 @@ export class OpenAIEmbedder implements Embedder {
     const reply = EmbeddingsReply.safeParse(raw);
     if (!reply.success) {
       throw new Error(
-        `the embeddings reply from "${this.options.model}" is malformed: ${reply.error.message}`,
+        `the embeddings reply from "${this.options.model}" at ${this.endpoint} is malformed: ${reply.error.message}`,
       );
     }
     const vectors: (Float32Array | undefined)[] = texts.map(() => undefined);
@@ -105,9 +105,15 @@ export class OpenAIEmbedder implements Embedder {
     }
     const missing = vectors.indexOf(undefined);
     if (missing >= 0) {
-      throw new Error(`the embeddings reply from "${this.options.model}" has no vector for input ${missing}`);
+      throw new Error(
+        `the embeddings reply from "${this.options.model}" at ${this.endpoint} has no vector for input ${missing}`,
+      );
     }
     return vectors as Float32Array[];
+  }
+
+  private get endpoint(): string {
+    return this.options.baseURL ?? "https://api.openai.com/v1";
   }
 
   private async withRetries<T>(request: () => Promise<T>): Promise<T> {
@@ -115,7 +121,13 @@ export class OpenAIEmbedder implements Embedder {
       try {
         return await request();
       } catch (error) {
-        if (attempt >= this.maxRetries || !retryable(error)) throw error;
+        if (attempt >= this.maxRetries || !retryable(error)) {
+          const tried = attempt > 0 ? ` after ${attempt + 1} attempts` : "";
+          const what = error instanceof Error ? error.message : String(error);
+          throw new Error(`embeddings "${this.options.model}" at ${this.endpoint}: ${what}${tried}`, {
+            cause: error,
+          });
+        }
         const backoff = Math.min(MAX_BACKOFF_MS, this.backoffMs * 2 ** attempt);
         await sleep(Math.max(backoff, retryAfterMs(error)));
       }
