@@ -45,30 +45,29 @@ describe("database connections", () => {
   });
 
   it("retry a write that SQLite answered busy, and nothing else", async () => {
-    let calls = 0;
-    const busyTwice = async () => {
-      calls++;
-      if (calls <= 2)
-        throw new Error("Raw query failed. Code: `5`. Message: `SQLITE_BUSY: database is locked`");
-      return "written";
+    /** A write that throws `errors` in turn, then succeeds; counts its calls. */
+    const write = (...errors: string[]) => {
+      const w = {
+        calls: 0,
+        run: async () => {
+          const error = errors[w.calls++];
+          if (error !== undefined) throw new Error(error);
+          return "written";
+        },
+      };
+      return w;
     };
-    expect(await retryWhenBusy(busyTwice, 4, 1)).toBe("written");
-    expect(calls).toBe(3);
+    const busy = "Raw query failed. Code: `5`. Message: `SQLITE_BUSY: database is locked`";
+    const busyTwice = write(busy, busy);
+    expect(await retryWhenBusy(busyTwice.run, 4, 1)).toBe("written");
+    expect(busyTwice.calls).toBe(3);
 
-    let other = 0;
-    const conflict = async () => {
-      other++;
-      throw new Error("This trace changed while you reviewed it; reload it");
-    };
-    await expect(retryWhenBusy(conflict, 4, 1)).rejects.toThrow("changed while you reviewed it");
-    expect(other).toBe(1);
+    const conflict = write("This trace changed while you reviewed it; reload it");
+    await expect(retryWhenBusy(conflict.run, 4, 1)).rejects.toThrow("changed while you reviewed it");
+    expect(conflict.calls).toBe(1);
 
-    let always = 0;
-    const locked = async () => {
-      always++;
-      throw new Error("SQLITE_BUSY: database is locked");
-    };
-    await expect(retryWhenBusy(locked, 3, 1)).rejects.toThrow("SQLITE_BUSY");
-    expect(always).toBe(3);
+    const locked = write(...Array.from({ length: 10 }, () => "SQLITE_BUSY: database is locked"));
+    await expect(retryWhenBusy(locked.run, 3, 1)).rejects.toThrow("SQLITE_BUSY");
+    expect(locked.calls).toBe(3);
   });
 });

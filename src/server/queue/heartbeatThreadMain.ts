@@ -5,50 +5,32 @@
  */
 import { parentPort, workerData } from "node:worker_threads";
 import { createDb } from "../db";
+import { BeatSchedule } from "./beatSchedule";
 import type { BeatMessage, FromBeat } from "./heartbeatThread";
 import { heartbeat } from "./queue";
-import { IMMEDIATE_BEAT_MS } from "./worker";
 
 const { databaseUrl } = workerData as { databaseUrl: string };
 const db = await createDb(databaseUrl);
-let timer: NodeJS.Timeout | undefined;
-let beating: Promise<void> = Promise.resolve();
-let latest: { fraction?: number; message?: string } = {};
-let beatNow: (() => void) | undefined;
-let lastNow = 0;
+let schedule: BeatSchedule | undefined;
 
 const post = (m: FromBeat) => parentPort?.postMessage(m);
 
 parentPort?.on("message", (m: BeatMessage) => {
   if (m.type === "start") {
-    latest = {};
-    const beat = async () => {
-      const state = await heartbeat(db, m.jobId, m.workerId, m.leaseMs, latest).catch(() => null);
-      if (!state) return;
-      post({ type: "beat", jobId: m.jobId, at: Date.now(), ...state });
-    };
-    clearInterval(timer);
-    beatNow = () => {
-      beating = beating.then(beat);
-    };
-    timer = setInterval(beatNow, m.heartbeatMs);
+    void schedule?.stop();
+    schedule = new BeatSchedule(async (progress) => {
+      const state = await heartbeat(db, m.jobId, m.workerId, m.leaseMs, progress).catch(() => null);
+      if (state) post({ type: "beat", jobId: m.jobId, at: Date.now(), ...state });
+    }, m.heartbeatMs);
   } else if (m.type === "progress") {
-    const changed = m.progress.message !== undefined && m.progress.message !== latest.message;
-    latest = m.progress;
-    // Where a job is must be on record before it can crash there (a crash point is read from it).
-    if (changed && beatNow && Date.now() - lastNow >= IMMEDIATE_BEAT_MS) {
-      lastNow = Date.now();
-      beatNow();
-    }
+    schedule?.progress(m.progress);
   } else if (m.type === "stop") {
-    clearInterval(timer);
-    beatNow = undefined;
-    timer = undefined;
+    const stopping = schedule?.stop() ?? Promise.resolve();
+    schedule = undefined;
     // A beat in flight finishes before the job is completed, so that it cannot renew a lease released after it.
-    void beating.then(() => post({ type: "stopped" }));
+    void stopping.then(() => post({ type: "stopped" }));
   } else if (m.type === "close") {
-    clearInterval(timer);
-    void beating.then(() => db.$disconnect()).then(() => process.exit(0));
+    void (schedule?.stop() ?? Promise.resolve()).then(() => db.$disconnect()).then(() => process.exit(0));
   }
 });
 post({ type: "ready" });

@@ -1,5 +1,6 @@
 import type { Job } from "@/generated/prisma/client";
 import type { Db } from "../db";
+import { BeatSchedule, type Progress } from "./beatSchedule";
 import { type Fence, fenceFor } from "./fence";
 import type { HeartbeatThread } from "./heartbeatThread";
 import { isJobType, type JobPayload, type JobType, parsePayload } from "./payloads";
@@ -127,9 +128,6 @@ interface Beats {
 
 type BeatState = { ownsLease: boolean; cancelRequested: boolean };
 
-/** The least time between two beats written at once for a new progress message. */
-export const IMMEDIATE_BEAT_MS = 200;
-
 async function threadBeats(
   thread: HeartbeatThread,
   job: { jobId: string; workerId: string; leaseMs: number; heartbeatMs: number },
@@ -140,36 +138,15 @@ async function threadBeats(
 }
 
 function timerBeats(
-  beat: (progress: { fraction?: number; message?: string }) => Promise<BeatState>,
+  beat: (progress: Progress) => Promise<BeatState>,
   heartbeatMs: number,
   onBeat: (s: BeatState) => void,
 ): Beats {
-  let beating = Promise.resolve();
-  let latest: { fraction?: number; message?: string } = {};
-  let lastNow = 0;
-  const beatNow = () => {
-    beating = beating.then(async () => {
-      const state = await beat(latest).catch(() => null);
-      if (state) onBeat(state);
-    });
-  };
-  const timer = setInterval(beatNow, heartbeatMs);
-  return {
-    progress(progress) {
-      const changed = progress.message !== undefined && progress.message !== latest.message;
-      latest = progress;
-      // Where a job is must be on record before it can crash there (a crash point is read from it); at most a
-      // few times a second, for jobs that report every episode.
-      if (changed && Date.now() - lastNow >= IMMEDIATE_BEAT_MS) {
-        lastNow = Date.now();
-        beatNow();
-      }
-    },
-    async stop() {
-      clearInterval(timer);
-      await beating;
-    },
-  };
+  const schedule = new BeatSchedule(async (progress) => {
+    const state = await beat(progress).catch(() => null);
+    if (state) onBeat(state);
+  }, heartbeatMs);
+  return { progress: (p) => schedule.progress(p), stop: () => schedule.stop() };
 }
 
 /** Runs jobs until the signal aborts; sleeps pollMs when the queue is empty. Never throws on a job's error. */
