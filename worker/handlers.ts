@@ -23,7 +23,7 @@ export function createHandlers(): JobHandlers {
   return {
     async import(payload, ctx) {
       ctx.progress(0, `importing ${payload.name}`);
-      const summary = await importTrajectoriesFile(ctx.db, payload.path, payload.name);
+      const summary = await importTrajectoriesFile(ctx.db, payload.path, payload.name, ctx.fence);
       const index = await indexNewSteps(ctx, 0.5, 1);
       ctx.progress(1, `imported ${summary.imported} trajectories (${summary.duplicates} already there)`);
       return { ...summary, indexed: index.indexed };
@@ -70,6 +70,7 @@ export function createHandlers(): JobHandlers {
           { limit: payload.limit, settings, ...(payload.domain ? { domain: payload.domain } : {}) },
           {
             signal: ctx.signal,
+            fence: ctx.fence,
             onProgress: (done, total) =>
               ctx.progress(0.05 + (0.95 * done) / total, `${done}/${total} traces`),
           },

@@ -3,7 +3,9 @@ import { EXPERIENCE_PROMPT_VERSION } from "@/core/experience/prompt";
 import { ExperienceReply } from "@/core/experience/reply";
 import { RetrievalTeacher } from "@/core/experience/retrieval/retrievalTeacher";
 import { DEFAULT_EXPERIENCE_SETTINGS, type Teacher } from "@/core/experience/types";
+import { splitBrainFences } from "../../../tests/helpers/staleFence";
 import { createHouseholdOfflineDb, type TestDb } from "../../../tests/helpers/testDb";
+import { LeaseLost } from "../queue/fence";
 import { countSftRecords, sftRecords } from "./exportSft";
 import { writeTeacherTraces } from "./teacherTraces";
 
@@ -41,6 +43,20 @@ describe("teacher traces", () => {
     expect(again.written).toBe(0);
     const invalid = await t.db.step.findFirst({ where: { valid: false }, include: { annotations: true } });
     if (invalid) expect(invalid.annotations[0]?.teacherText).toMatch(/cannot be carried out/);
+  });
+
+  it("writes no trace for a worker that lost its teacher job; the worker holding it writes them all", async () => {
+    const { stale, current } = await splitBrainFences(t.db, "teacher", { limit: 10_000, k: 0 });
+    const options = { limit: 10_000, settings };
+    await expect(
+      writeTeacherTraces(t.db, undefined, new RetrievalTeacher(), options, { fence: stale }),
+    ).rejects.toBeInstanceOf(LeaseLost);
+    expect(await t.db.annotation.count()).toBe(0);
+    const summary = await writeTeacherTraces(t.db, undefined, new RetrievalTeacher(), options, {
+      fence: current,
+    });
+    expect(summary.written).toBe(await t.db.step.count());
+    expect(await t.db.annotation.count()).toBe(summary.written);
   });
 
   it("respects the limit and stores no trace for a reply that failed", async () => {

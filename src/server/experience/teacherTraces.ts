@@ -1,6 +1,7 @@
 import type { ExperienceSettings, Teacher } from "@/core/experience/types";
 import type { ReplayBuffer } from "@/core/replay/buffer";
 import type { Db } from "../db";
+import type { Fence } from "../queue/fence";
 import { nextOf, stepInput, TRAJECTORY_WITH_STEPS } from "./stepContext";
 
 export interface TeacherTraceOptions {
@@ -29,7 +30,12 @@ export async function writeTeacherTraces(
   buffer: ReplayBuffer | undefined,
   teacher: Teacher,
   options: TeacherTraceOptions,
-  hooks: { onProgress?: (done: number, total: number) => void; signal?: AbortSignal } = {},
+  hooks: {
+    onProgress?: (done: number, total: number) => void;
+    signal?: AbortSignal;
+    /** The job's fencing check: a worker that lost the job writes no trace after another worker took it. */
+    fence?: Fence;
+  } = {},
 ): Promise<TeacherTraceSummary> {
   const started = performance.now();
   const summary: TeacherTraceSummary = {
@@ -92,7 +98,11 @@ export async function writeTeacherTraces(
             throw new Error(`the teacher failed on every step so far: ${summary.failures.join("; ")}`);
         }
       }
-      if (rows.length) await db.annotation.createMany({ data: rows });
+      if (rows.length)
+        await db.$transaction(async (tx) => {
+          await hooks.fence?.(tx);
+          await tx.annotation.createMany({ data: rows });
+        });
       summary.written += rows.length;
       hooks.onProgress?.(summary.written, options.limit);
       if (summary.written >= options.limit) break;

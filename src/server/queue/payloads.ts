@@ -50,11 +50,11 @@ export const JobPayloads = {
 export type JobType = keyof typeof JobPayloads;
 
 /**
- * Jobs that continue where a crashed attempt stopped (a run from its last checkpoint; collection, teacher traces
- * and indexing skip what is already written). A worker dying under one costs it no attempt: only its own errors
- * do. One that crashes again and again at the same point is stopped there (queue.ts, CRASHES_AT_ONE_POINT).
+ * Every job type continues where a crashed attempt stopped, so a worker dying under a job costs it no attempt:
+ * only its own errors do (queue.ts, reclaimCrashed). A run resumes from its last checkpoint; collection, teacher
+ * traces and indexing skip what is already written; an import is one transaction keyed by content, so it either
+ * is there or is done again. A new job type must keep that promise.
  */
-export const CRASH_RESUMABLE: readonly JobType[] = ["train", "collect", "teacher", "index"];
 export type JobPayload<T extends JobType> = z.infer<(typeof JobPayloads)[T]>;
 
 export function parsePayload<T extends JobType>(type: T, payload: unknown): JobPayload<T> {

@@ -84,17 +84,15 @@ describe("job queue", () => {
     expect((await heartbeat(t.db, job.id, "crashed-worker", 10_000)).ownsLease).toBe(false);
   });
 
-  it("fails a job that cannot resume for good when its last attempt's worker died", async () => {
+  it("claims an import again after its worker died, even on its last attempt (an import is all or nothing)", async () => {
     await enqueue(t.db, "import", { path: "x.jsonl", name: "x.jsonl" }, { maxAttempts: 1 });
     await claim(t.db, "crashed-worker", 50);
     await sleep(100);
-    expect(await claim(t.db, "rescuer", 10_000)).toBeNull();
-    const job = await t.db.job.findFirstOrThrow();
-    expect(job.status).toBe("failed");
-    expect(job.error).toMatch(/crashed-worker stopped heartbeating/);
+    const job = await claim(t.db, "rescuer", 10_000);
+    expect(job).toMatchObject({ type: "import", lockedBy: "rescuer", attempts: 1, crashes: 1 });
   });
 
-  it("claims a resumable job again after any number of worker crashes, without spending its attempts", async () => {
+  it("claims a job again after any number of worker crashes, without spending its attempts", async () => {
     await enqueue(t.db, "train", { runId: "r" }, { maxAttempts: 1 });
     for (let crash = 1; crash <= 5; crash++) {
       const job = await claim(t.db, `worker-${crash}`, 30);
@@ -110,7 +108,10 @@ describe("job queue", () => {
     expect(job).toMatchObject({ lockedBy: "survivor", attempts: 1, crashes: 5, crashStreak: 1 });
   });
 
-  it("stops a resumable job that crashes again and again at the same point, saying where", async () => {
+  it("stops a job that crashes again and again at the same point, saying where, and fails its run", async () => {
+    await t.db.run.create({
+      data: { id: "r", name: "r", method: "dreamgym", domain: "shop", algorithm: "grpo", config: {}, status: "running" },
+    });
     await enqueue(t.db, "train", { runId: "r" });
     for (let crash = 1; crash <= CRASHES_AT_ONE_POINT; crash++) {
       const job = await claim(t.db, `worker-${crash}`, 30);
@@ -121,6 +122,9 @@ describe("job queue", () => {
     expect(await claim(t.db, "next", 10_000)).toBeNull();
     const job = await t.db.job.findFirstOrThrow();
     expect(job.status).toBe("failed");
+    // Its run does not stay "running" with nothing left to run it.
+    const run = await t.db.run.findUniqueOrThrow({ where: { id: "r" } });
+    expect(run).toMatchObject({ status: "failed", error: job.error });
     expect(job.error).toBe(
       `train job crashed ${CRASHES_AT_ONE_POINT} times in a row at 40% (iteration 4): its worker died each time (killed, out of memory or a crash in native code); stopped there instead of trying again`,
     );

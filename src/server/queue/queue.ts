@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Job } from "@/generated/prisma/client";
 import type { Db } from "../db";
-import { CRASH_RESUMABLE, type JobPayload, type JobType, parsePayload } from "./payloads";
+import { type JobPayload, type JobType, parsePayload } from "./payloads";
 
 /**
  * A job queue in the database. Every change of ownership is one compare-and-set SQL statement (UPDATE … WHERE
@@ -57,28 +57,17 @@ export async function claim(
   const where = { ...claimable(now), ...(types ? { type: { in: [...types] } } : {}) };
   const candidates = await db.job.findMany({ where, orderBy: { createdAt: "asc" }, take: 5 });
   for (const candidate of candidates) {
-    const crashed = candidate.status === "running";
-    if (crashed && CRASH_RESUMABLE.includes(candidate.type as JobType)) {
-      const reclaimed = await reclaimResumable(db, candidate, workerId, leaseMs, now);
+    if (candidate.status === "running") {
+      // Its worker died (the lease ran out). Every job type resumes (payloads.ts), so this costs no attempt.
+      const reclaimed = await reclaimCrashed(db, candidate, workerId, leaseMs, now);
       if (reclaimed) return reclaimed;
-      continue;
-    }
-    if (crashed && candidate.attempts >= candidate.maxAttempts) {
-      // The last attempt's worker died: give up, keep the reason.
-      const error = `${candidate.error ? `${candidate.error}\n` : ""}Worker ${candidate.lockedBy ?? "?"} stopped heartbeating (lease expired) on attempt ${candidate.attempts} of ${candidate.maxAttempts}`;
-      await db.$executeRaw`
-        UPDATE "Job" SET status = 'failed', error = ${error}, lockedBy = NULL, leaseUntil = NULL,
-          finishedAt = ${now}, updatedAt = ${now}
-        WHERE id = ${candidate.id} AND status = 'running' AND leaseUntil < ${now}`;
       continue;
     }
     const lease = new Date(now.getTime() + leaseMs);
     const won = await db.$executeRaw`
       UPDATE "Job" SET status = 'running', lockedBy = ${workerId}, leaseUntil = ${lease}, heartbeatAt = ${now},
         leaseToken = ${randomUUID()}, attempts = attempts + 1, startedAt = COALESCE(startedAt, ${now}), updatedAt = ${now}
-      WHERE id = ${candidate.id}
-        AND ((status = 'queued' AND runAt <= ${now} AND cancelRequested = 0)
-          OR (status = 'running' AND leaseUntil < ${now}))`;
+      WHERE id = ${candidate.id} AND status = 'queued' AND runAt <= ${now} AND cancelRequested = 0`;
     if (won === 1) return db.job.findUniqueOrThrow({ where: { id: candidate.id } });
   }
   return null;
@@ -88,10 +77,10 @@ export async function claim(
 export const CRASHES_AT_ONE_POINT = 3;
 
 /**
- * A resumable job whose worker died: claimed again without spending an attempt, unless it keeps dying at the same
- * point, which is then where it fails, with an error that says so.
+ * A job whose worker died: claimed again without spending an attempt, unless it keeps dying at the same point,
+ * which is then where it fails, with an error that says so (and a train job's run with it).
  */
-async function reclaimResumable(
+async function reclaimCrashed(
   db: Db,
   job: Job,
   workerId: string,
@@ -102,10 +91,11 @@ async function reclaimResumable(
   const streak = job.crashPoint === point ? job.crashStreak + 1 : 1;
   if (streak >= CRASHES_AT_ONE_POINT) {
     const error = `${job.type} job crashed ${streak} times in a row at ${point}: its worker died each time (killed, out of memory or a crash in native code); stopped there instead of trying again`;
-    await db.$executeRaw`
+    const failed = await db.$executeRaw`
       UPDATE "Job" SET status = 'failed', error = ${error}, lockedBy = NULL, leaseUntil = NULL,
         crashes = crashes + 1, crashPoint = ${point}, crashStreak = ${streak}, finishedAt = ${now}, updatedAt = ${now}
       WHERE id = ${job.id} AND status = 'running' AND leaseUntil < ${now}`;
+    if (failed === 1) await failRunOf(db, job, error, now);
     return null;
   }
   const lease = new Date(now.getTime() + leaseMs);
@@ -115,6 +105,19 @@ async function reclaimResumable(
       crashPoint = ${point}, crashStreak = ${streak}, updatedAt = ${now}
     WHERE id = ${job.id} AND status = 'running' AND leaseUntil < ${now}`;
   return won === 1 ? db.job.findUniqueOrThrow({ where: { id: job.id } }) : null;
+}
+
+/**
+ * A train job failed by the queue itself (no handler ran to say so) takes its run with it, so the runs page does
+ * not show a run as running that nothing will ever run again.
+ */
+async function failRunOf(db: Db, job: Job, error: string, now: Date): Promise<void> {
+  if (job.type !== "train") return;
+  const runId = (job.payload as { runId?: unknown } | null)?.runId;
+  if (typeof runId !== "string") return;
+  await db.$executeRaw`
+    UPDATE "Run" SET status = 'failed', error = ${error}, finishedAt = ${now}
+    WHERE id = ${runId} AND status IN ('queued', 'running')`;
 }
 
 export interface HeartbeatResult {

@@ -1,6 +1,7 @@
 import fs from "node:fs/promises";
 import { type ImportedTrajectory, parseImport, rejectionMessage } from "@/core/trajectories/importFormat";
 import type { Db } from "../db";
+import type { Fence } from "../queue/fence";
 import { insertSteps, type StepRow } from "./insertSteps";
 import { importedTrajectoryId, offlineStepId } from "./offlineIds";
 
@@ -26,7 +27,13 @@ export class ImportRejected extends Error {
  * transaction, so a crash mid-import leaves nothing behind. Trajectories already imported (same content) are
  * skipped, so re-importing a file is harmless.
  */
-export async function importTrajectoriesText(db: Db, text: string, name: string): Promise<ImportSummary> {
+export async function importTrajectoriesText(
+  db: Db,
+  text: string,
+  name: string,
+  /** The import job's fencing check, first in the transaction: a worker that lost the job writes nothing. */
+  fence?: Fence,
+): Promise<ImportSummary> {
   const parsed = parseImport(text);
   if (parsed.errors.length > 0) throw new ImportRejected(name, parsed.errors);
 
@@ -69,6 +76,7 @@ export async function importTrajectoriesText(db: Db, text: string, name: string)
   );
   await db.$transaction(
     async (tx) => {
+      await fence?.(tx);
       await tx.task.createMany({
         data: [...tasks.entries()]
           .filter(([id]) => !knownTasks.has(id))
@@ -111,12 +119,17 @@ export async function importTrajectoriesText(db: Db, text: string, name: string)
   };
 }
 
-export async function importTrajectoriesFile(db: Db, file: string, name = file): Promise<ImportSummary> {
+export async function importTrajectoriesFile(
+  db: Db,
+  file: string,
+  name = file,
+  fence?: Fence,
+): Promise<ImportSummary> {
   let text: string;
   try {
     text = await fs.readFile(file, "utf8");
   } catch (error) {
     throw new Error(`Cannot read import file ${file}: ${(error as Error).message}`);
   }
-  return importTrajectoriesText(db, text, name);
+  return importTrajectoriesText(db, text, name, fence);
 }
