@@ -1,7 +1,7 @@
 import type { Db } from "@/server/db";
 import { type Fence, fenceFor } from "@/server/queue/fence";
-import { claim, enqueue } from "@/server/queue/queue";
 import type { JobPayload, JobType } from "@/server/queue/payloads";
+import { claim, enqueue } from "@/server/queue/queue";
 import { sleep } from "@/server/queue/worker";
 
 /**

@@ -110,7 +110,15 @@ describe("job queue", () => {
 
   it("stops a job that crashes again and again at the same point, saying where, and fails its run", async () => {
     await t.db.run.create({
-      data: { id: "r", name: "r", method: "dreamgym", domain: "shop", algorithm: "grpo", config: {}, status: "running" },
+      data: {
+        id: "r",
+        name: "r",
+        method: "dreamgym",
+        domain: "shop",
+        algorithm: "grpo",
+        config: {},
+        status: "running",
+      },
     });
     await enqueue(t.db, "train", { runId: "r" });
     for (let crash = 1; crash <= CRASHES_AT_ONE_POINT; crash++) {

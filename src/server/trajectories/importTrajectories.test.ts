@@ -3,8 +3,8 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { splitBrainFences } from "../../../tests/helpers/staleFence";
 import { createTestDb, type TestDb } from "../../../tests/helpers/testDb";
-import { LeaseLost } from "../queue/fence";
 import { SAMPLE_FILE } from "../demo/sampleFile";
+import { LeaseLost } from "../queue/fence";
 import { ImportRejected, importTrajectoriesFile, importTrajectoriesText } from "./importTrajectories";
 
 let t: TestDb;
@@ -26,7 +26,9 @@ async function counts() {
 describe("trajectory import", () => {
   it("writes nothing for a worker that lost its import job, and everything for the one that holds it", async () => {
     const { stale, current } = await splitBrainFences(t.db, "import", { path: SAMPLE_FILE, name: "sample" });
-    await expect(importTrajectoriesFile(t.db, SAMPLE_FILE, "sample", stale)).rejects.toBeInstanceOf(LeaseLost);
+    await expect(importTrajectoriesFile(t.db, SAMPLE_FILE, "sample", stale)).rejects.toBeInstanceOf(
+      LeaseLost,
+    );
     expect(await counts()).toEqual({ tasks: 0, trajectories: 0, steps: 0 });
     const summary = await importTrajectoriesFile(t.db, SAMPLE_FILE, "sample", current);
     expect((await counts()).trajectories).toBe(summary.imported);
