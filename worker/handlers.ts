@@ -71,6 +71,7 @@ export function createHandlers(): JobHandlers {
           {
             signal: ctx.signal,
             fence: ctx.fence,
+            jobId: ctx.job.id,
             onProgress: (done, total) =>
               ctx.progress(0.05 + (0.95 * done) / total, `${done}/${total} traces`),
           },

@@ -59,6 +59,20 @@ describe("teacher traces", () => {
     expect(await t.db.annotation.count()).toBe(summary.written);
   });
 
+  it("continues a resumed job up to its limit, counting the traces its crashed attempt wrote", async () => {
+    // The crashed attempt got as far as 3 traces of the 7 asked for.
+    await writeTeacherTraces(t.db, undefined, new RetrievalTeacher(), { limit: 3, settings }, { jobId: "j" });
+    const resumed = await writeTeacherTraces(
+      t.db,
+      undefined,
+      new RetrievalTeacher(),
+      { limit: 7, settings },
+      { jobId: "j" },
+    );
+    expect(resumed.written).toBe(7);
+    expect(await t.db.annotation.count({ where: { jobId: "j" } })).toBe(7);
+  });
+
   it("respects the limit and stores no trace for a reply that failed", async () => {
     let calls = 0;
     const flaky: Teacher = {

@@ -35,6 +35,11 @@ export async function writeTeacherTraces(
     signal?: AbortSignal;
     /** The job's fencing check: a worker that lost the job writes no trace after another worker took it. */
     fence?: Fence;
+    /**
+     * The teacher job writing: its traces carry its id, and what it wrote before a crash counts towards the limit,
+     * so a resumed job writes the rest, not the limit again.
+     */
+    jobId?: string;
   } = {},
 ): Promise<TeacherTraceSummary> {
   const started = performance.now();
@@ -45,6 +50,7 @@ export async function writeTeacherTraces(
     failures: [],
     seconds: 0,
   };
+  if (hooks.jobId) summary.written = await db.annotation.count({ where: { jobId: hooks.jobId } });
   const untraced = { annotations: { none: { teacher: teacher.name } } };
   const where = {
     source: "offline",
@@ -71,7 +77,7 @@ export async function writeTeacherTraces(
           })
         ).map((a) => a.stepId),
       );
-      const rows: { stepId: string; teacher: string; teacherText: string }[] = [];
+      const rows: { stepId: string; teacher: string; teacherText: string; jobId: string | null }[] = [];
       for (const [position, step] of trajectory.steps.entries()) {
         if (done.has(step.id) || summary.written + rows.length >= options.limit) continue;
         if (hooks.signal?.aborted) throw hooks.signal.reason;
@@ -88,7 +94,12 @@ export async function writeTeacherTraces(
             },
             hooks.signal ? { signal: hooks.signal } : {},
           );
-          rows.push({ stepId: step.id, teacher: teacher.name, teacherText: trace.reasoning });
+          rows.push({
+            stepId: step.id,
+            teacher: teacher.name,
+            teacherText: trace.reasoning,
+            jobId: hooks.jobId ?? null,
+          });
         } catch (error) {
           if (hooks.signal?.aborted) throw error;
           summary.failed++;

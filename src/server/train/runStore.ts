@@ -54,14 +54,27 @@ export async function loadRunState(db: Db, runId: string): Promise<RunState | un
 
 /**
  * Removes what a crashed iteration wrote after the last checkpoint (its trajectories, metrics and task statistics),
- * so that resuming from the checkpoint duplicates nothing.
+ * so that resuming from the checkpoint duplicates nothing. Returns the ids of removed steps that were already in
+ * the replay buffer (a worker indexes pending steps when it starts), for the caller to remove there too.
  */
-export async function discardAfter(db: Db, runId: string, iteration: number): Promise<void> {
-  await db.$transaction([
-    db.trajectory.deleteMany({ where: { runId, iteration: { gt: iteration } } }),
-    db.runMetric.deleteMany({ where: { runId, iteration: { gt: iteration } } }),
-    db.taskStat.deleteMany({ where: { runId, iteration: { gt: iteration } } }),
-  ]);
+export async function discardAfter(
+  db: Db,
+  runId: string,
+  iteration: number,
+  fence?: Fence,
+): Promise<string[]> {
+  const after = { runId, iteration: { gt: iteration } };
+  return db.$transaction(async (tx) => {
+    await fence?.(tx);
+    const indexed = await tx.step.findMany({
+      where: { trajectory: after, indexedAt: { not: null } },
+      select: { id: true },
+    });
+    await tx.trajectory.deleteMany({ where: after });
+    await tx.runMetric.deleteMany({ where: after });
+    await tx.taskStat.deleteMany({ where: after });
+    return indexed.map((s) => s.id);
+  });
 }
 
 /**

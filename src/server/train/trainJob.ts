@@ -3,9 +3,12 @@ import { runTraining } from "@/core/train/run";
 import { LeaseLost } from "../queue/fence";
 import type { JobContext } from "../queue/worker";
 import { JobCancelled, WorkerStopping } from "../queue/worker";
+import { withReplayBuffer } from "../replay/sharedReplayBuffer";
 import { llmReport } from "./llmReport";
 import { type BuiltRunDeps, runDeps } from "./runDeps";
 import { discardAfter, loadRunState, recordIteration } from "./runStore";
+
+type Tx = Parameters<Parameters<JobContext["db"]["$transaction"]>[0]>[0];
 
 /**
  * Runs a training run in the worker, from its last finished iteration when it has one: what a crashed attempt
@@ -18,11 +21,15 @@ export async function trainJob(runId: string, ctx: JobContext) {
   if (run.status === "succeeded" || run.status === "cancelled") return { runId, status: run.status };
   const config = parseRunConfig(run.config, `config of run ${runId}`);
   const resume = await loadRunState(db, runId);
-  await discardAfter(db, runId, resume?.iterations ?? 0);
-  await db.run.update({
-    where: { id: runId },
-    data: { status: "running", error: null, startedAt: run.startedAt ?? new Date() },
-  });
+  const discarded = await discardAfter(db, runId, resume?.iterations ?? 0, ctx.fence);
+  // Rows of discarded steps would still be retrieved as demonstrations (reconcile would find them too).
+  if (discarded.length) await withReplayBuffer(db, (store) => store.deleteIds(discarded));
+  await fenced(ctx, (tx) =>
+    tx.run.update({
+      where: { id: runId },
+      data: { status: "running", error: null, startedAt: run.startedAt ?? new Date() },
+    }),
+  );
   let deps: BuiltRunDeps | undefined;
   try {
     const built = await runDeps(db, config);
@@ -40,9 +47,8 @@ export async function trainJob(runId: string, ctx: JobContext) {
     const summary = built.llm
       ? { ...rest, llm: llmReport(built.llm.stats(), result.syntheticTransitions) }
       : rest;
-    await db.$transaction(async (tx) => {
-      await ctx.fence(tx);
-      await tx.run.update({
+    await fenced(ctx, (tx) =>
+      tx.run.update({
         where: { id: runId },
         data: {
           status: "succeeded",
@@ -52,30 +58,42 @@ export async function trainJob(runId: string, ctx: JobContext) {
           realTransitions: result.realTransitions,
           syntheticTransitions: result.syntheticTransitions,
         },
-      });
-    });
+      }),
+    );
     return { runId, finalSuccess: result.final.successRate, realTransitions: result.realTransitions };
   } catch (error) {
     const cancelled = ctx.signal.aborted && ctx.signal.reason instanceof JobCancelled;
     // A worker that shuts down hands the run back: it goes on from its last iteration with the next worker.
     const stopping = ctx.signal.aborted && ctx.signal.reason instanceof WorkerStopping;
     const lastAttempt = !stopping && ctx.job.attempts >= ctx.job.maxAttempts;
-    // A worker that lost the job leaves the run to its new owner.
+    // A worker that lost the job leaves the run to its new owner (the fence below refuses it anyway).
     if (error instanceof LeaseLost) throw error;
-    await db.run.update({
-      where: { id: runId },
-      data: cancelled
-        ? { status: "cancelled", finishedAt: new Date() }
-        : stopping
-          ? { status: "queued" }
-          : {
-              status: lastAttempt ? "failed" : "queued",
-              error: (error as Error).message,
-              ...(lastAttempt ? { finishedAt: new Date() } : {}),
-            },
+    await fenced(ctx, (tx) =>
+      tx.run.update({
+        where: { id: runId },
+        data: cancelled
+          ? { status: "cancelled", finishedAt: new Date() }
+          : stopping
+            ? { status: "queued" }
+            : {
+                status: lastAttempt ? "failed" : "queued",
+                error: (error as Error).message,
+                ...(lastAttempt ? { finishedAt: new Date() } : {}),
+              },
+      }),
+    ).catch((fenceError) => {
+      if (!(fenceError instanceof LeaseLost)) throw fenceError;
     });
     throw error;
   } finally {
     await deps?.close();
   }
+}
+
+/** A write to the run that commits only while this worker still holds the job. */
+async function fenced<T>(ctx: JobContext, write: (tx: Tx) => Promise<T>): Promise<T> {
+  return ctx.db.$transaction(async (tx) => {
+    await ctx.fence(tx);
+    return write(tx);
+  });
 }
