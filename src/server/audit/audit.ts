@@ -73,7 +73,13 @@ export async function auditStores(db: Db, store: LanceReplayBuffer): Promise<Aud
     );
 
   const counters = await db.$queryRaw<
-    { id: string; real: number; synthetic: number; storedReal: bigint | null; storedSynthetic: bigint | null }[]
+    {
+      id: string;
+      real: number;
+      synthetic: number;
+      storedReal: bigint | null;
+      storedSynthetic: bigint | null;
+    }[]
   >`
     SELECT r.id, r."realTransitions" AS real, r."syntheticTransitions" AS synthetic,
       (SELECT SUM(length) FROM "Trajectory" t WHERE t."runId" = r.id AND t.purpose = 'train'

@@ -28,6 +28,11 @@ export function dbAndLanceFixture() {
       if (!t) throw new Error("dbAndLanceFixture: used outside a test");
       return t.db;
     },
+    /** The database's URL, for a second client (another process's connection). */
+    get url() {
+      if (!t) throw new Error("dbAndLanceFixture: used outside a test");
+      return t.url;
+    },
     get lanceDir() {
       if (!lance) throw new Error("dbAndLanceFixture: used outside a test");
       return lance.dir;

@@ -1,6 +1,7 @@
 import type { Embedder } from "@/core/replay/embedder";
 import { config } from "@/env";
 import type { Db } from "../db";
+import { withLock } from "../lock";
 import type { MaintenanceReport } from "./annIndex";
 import { createEmbedder } from "./createEmbedder";
 import { clearEmbedderSetting } from "./embedderSetting";
@@ -31,15 +32,33 @@ export interface IndexPendingResult {
   maintenance?: MaintenanceReport;
 }
 
+/** The lock that writers of the replay buffer's rows take, one process at a time. */
+export const REPLAY_WRITE_LOCK = "replay.write";
+
 /**
  * Writes every step that Prisma has not marked as indexed into the replay buffer: embed, write to LanceDB,
  * THEN mark `indexedAt`. A crash between the write and the mark leaves the steps unmarked, so the next run
- * writes them again, and since writes are idempotent by id, that leaves no duplicate and no gap.
+ * writes them again, and since writes are idempotent by id, that leaves no duplicate and no gap. They are
+ * idempotent only one process at a time (two concurrent merge-inserts of one id both insert it), so indexing
+ * holds the replay buffer's write lock; another process that wants to index waits, then finds little left.
  */
 export async function indexPendingSteps(
   db: Db,
   store: LanceReplayBuffer,
   options: IndexPendingOptions = {},
+): Promise<IndexPendingResult> {
+  return withLock(
+    db,
+    REPLAY_WRITE_LOCK,
+    (signal) => indexPendingLocked(db, store, { ...options, signal }),
+    options.signal ? { signal: options.signal } : {},
+  );
+}
+
+async function indexPendingLocked(
+  db: Db,
+  store: LanceReplayBuffer,
+  options: IndexPendingOptions,
 ): Promise<IndexPendingResult> {
   const batchSize = options.batchSize ?? 256;
   const total = await db.step.count({ where: { indexedAt: null } });
