@@ -76,6 +76,11 @@ export async function claim(
 /** Crashes in a row at one point (same progress and message) after which a resumable job is stopped there. */
 export const CRASHES_AT_ONE_POINT = 3;
 
+/** Where a job is, as its crash record names it: "40% (iteration 4)". */
+export function crashPoint(job: Pick<Job, "progress" | "message">): string {
+  return `${Math.round(job.progress * 1000) / 10}%${job.message ? ` (${job.message})` : ""}`;
+}
+
 /**
  * A job whose worker died: claimed again without spending an attempt, unless it keeps dying at the same point,
  * which is then where it fails, with an error that says so (and a train job's run with it).
@@ -87,7 +92,7 @@ async function reclaimCrashed(
   leaseMs: number,
   now: Date,
 ): Promise<Job | null> {
-  const point = `${Math.round(job.progress * 1000) / 10}%${job.message ? ` (${job.message})` : ""}`;
+  const point = crashPoint(job);
   const streak = job.crashPoint === point ? job.crashStreak + 1 : 1;
   if (streak >= CRASHES_AT_ONE_POINT) {
     const error = `${job.type} job crashed ${streak} times in a row at ${point}: its worker died each time (killed, out of memory or a crash in native code); stopped there instead of trying again`;
