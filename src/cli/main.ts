@@ -1,6 +1,7 @@
 import { Command } from "commander";
 import { registerDataCommands } from "./commands/data";
 import { registerExperienceCommands } from "./commands/experience";
+import { registerRetentionCommands } from "./commands/retention";
 import { registerTrainCommands } from "./commands/train";
 
 const program = new Command()
@@ -10,6 +11,7 @@ const program = new Command()
   );
 
 registerDataCommands(program);
+registerRetentionCommands(program);
 registerExperienceCommands(program);
 registerTrainCommands(program);
 

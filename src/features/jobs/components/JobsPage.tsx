@@ -5,6 +5,7 @@ import { useState } from "react";
 import { isActiveStatus, JobStatus } from "@/shared/enums";
 import { useTRPC } from "@/trpc/react";
 import { BufferPanel } from "./BufferPanel";
+import { ImportsPanel } from "./ImportsPanel";
 
 const TONE: Record<JobStatus, string> = {
   queued: "muted",
@@ -145,6 +146,7 @@ export function JobsPage() {
         <CollectForm />
         <BufferPanel />
       </div>
+      <ImportsPanel />
       <table className="grid" aria-label="Jobs">
         <thead>
           <tr>

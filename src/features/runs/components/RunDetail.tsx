@@ -11,6 +11,7 @@ import { type CurveRow, finalIteration, withFinal } from "../curves";
 import { budgetText, count, iterationsText, pct, progressPercent, seconds } from "../format";
 import styles from "../runs.module.css";
 import { CurveChart } from "./CurveChart";
+import { DeleteRun } from "./DeleteRun";
 import { MetricsTable } from "./MetricsTable";
 import { RunActions } from "./RunActions";
 import { StatusBadge } from "./StatusBadge";
@@ -72,6 +73,7 @@ export function RunDetail({ id }: { id: string }) {
           Episodes
         </Link>
         <RunActions id={r.id} status={r.status} />
+        {isActiveStatus(r.status) ? null : <DeleteRun id={r.id} />}
       </div>
       <p className="sub" style={{ margin: 0 }}>
         {methodLabelOf(r.method)} · {r.algorithm.toUpperCase()} · {r.domain} · created{" "}

@@ -3,7 +3,10 @@ import { RunConfig } from "@/core/train/config";
 import { plannedIterations, usesSetting } from "@/core/train/methods";
 import { ACTIVE_STATUSES } from "@/shared/enums";
 import { cancel, enqueue } from "../../queue/queue";
+import { deleteRun, previewRunDeletion } from "../../retention/deleteRun";
+import { sharedLanceRows } from "../../retention/lanceRows";
 import { createRun } from "../../train/runStore";
+import { retentionAsTrpc } from "../retentionErrors";
 import { createTRPCRouter, publicProcedure, TRPCError } from "../trpc";
 
 const Evaluation = z.object({ successRate: z.number(), meanReward: z.number(), episodes: z.number() });
@@ -31,6 +34,8 @@ function plan(config: unknown): { plannedIterations: number | null; realBudget: 
     realBudget: usesSetting(parsed.data, "real-budget") ? parsed.data.realTransitions : null,
   };
 }
+
+const RunId = z.string().min(1).max(100);
 
 async function activeTrainJobs(db: Parameters<typeof createRun>[0], runId: string) {
   const jobs = await db.job.findMany({ where: { type: "train", status: { in: [...ACTIVE_STATUSES] } } });
@@ -168,4 +173,19 @@ export const runsRouter = createTRPCRouter({
     const job = await enqueue(ctx.db, "train", { runId: input.id });
     return { jobId: job.id };
   }),
+
+  /** What deleting the run would remove (for the confirmation), and why it cannot be deleted now, if it cannot. */
+  deletePreview: publicProcedure
+    .input(z.object({ id: RunId }))
+    .query(({ ctx, input }) => previewRunDeletion(ctx.db, input.id).catch(retentionAsTrpc)),
+
+  /**
+   * Deletes a finished, failed or cancelled run with everything of it, in the database and in LanceDB; a queued or
+   * running one is refused (CONFLICT: cancel it first).
+   */
+  delete: publicProcedure
+    .input(z.object({ id: RunId }))
+    .mutation(({ ctx, input }) =>
+      deleteRun(ctx.db, input.id, sharedLanceRows(ctx.db)).catch(retentionAsTrpc),
+    ),
 });

@@ -1,9 +1,14 @@
 import { z } from "zod";
+import { deleteImport, listImports, previewImportDeletion } from "../../retention/deleteImport";
+import { sharedLanceRows } from "../../retention/lanceRows";
 import { adjacentEpisodes } from "../../steps/adjacentEpisodes";
 import { EXPLORER_ORDER, ExplorerFilter, explorerWhere } from "../../steps/explorerFilter";
+import { retentionAsTrpc } from "../retentionErrors";
 import { createTRPCRouter, publicProcedure, TRPCError } from "../trpc";
 
 const TrajectoryId = z.string().min(1).max(100);
+/** An import's name: the uploaded file's name, or the path given to the CLI (as the import payload bounds it). */
+const ImportName = z.object({ name: z.string().min(1).max(300) });
 
 export const trajectoriesRouter = createTRPCRouter({
   /** Domains and sources present, with counts, for the filters. */
@@ -105,4 +110,19 @@ export const trajectoriesRouter = createTRPCRouter({
       if (!adjacent) throw new TRPCError({ code: "NOT_FOUND", message: `No trajectory with id ${input.id}` });
       return adjacent;
     }),
+
+  /** Imported files (trajectories grouped by import name), newest first. */
+  imports: publicProcedure.query(({ ctx }) => listImports(ctx.db)),
+
+  /** What deleting an import would remove (for the confirmation), and why it cannot be deleted now, if so. */
+  importDeletePreview: publicProcedure
+    .input(ImportName)
+    .query(({ ctx, input }) => previewImportDeletion(ctx.db, input.name).catch(retentionAsTrpc)),
+
+  /** Deletes an import's trajectories, steps, annotations, its own tasks and their LanceDB rows. */
+  deleteImport: publicProcedure
+    .input(ImportName)
+    .mutation(({ ctx, input }) =>
+      deleteImport(ctx.db, input.name, sharedLanceRows(ctx.db)).catch(retentionAsTrpc),
+    ),
 });
