@@ -50,7 +50,7 @@ describe("delete-run and delete-import", () => {
       const gone = lastJson((await cli("delete-import", "samples/web-navigation.jsonl", "--yes")).stdout);
       expect(gone).toMatchObject({ deleted: true, steps: imported.steps, lanceRowsRemoved: imported.steps });
 
-      expect(lastJson((await cli("reconcile")).stdout)).toEqual({ removed: 0, requeued: 0 });
+      expect(lastJson((await cli("reconcile")).stdout)).toEqual({ removed: 0, requeued: 0, duplicated: 0 });
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }

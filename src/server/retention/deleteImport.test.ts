@@ -82,12 +82,12 @@ describe("deleteImport", () => {
     expect(await f.db.step.count({ where: { trajectory: { runId: run.runId } } })).toBe(before.runSteps);
     expect((await listImports(f.db)).map((i) => i.name)).toEqual(["b.jsonl"]);
     expect(await lanceIds(store)).toEqual(await stepIds(f.db));
-    expect(await reconcile(f.db, store)).toEqual({ removed: 0, requeued: 0 });
+    expect(await reconcile(f.db, store)).toEqual({ removed: 0, requeued: 0, duplicated: 0 });
 
     // Deleting the other import too takes the shared task with it.
     expect(await deleteImport(f.db, "b.jsonl", store)).toMatchObject({ trajectories: 2, tasks: 2 });
     expect(await f.db.task.count({ where: { origin: "imported" } })).toBe(0);
-    expect(await reconcile(f.db, store)).toEqual({ removed: 0, requeued: 0 });
+    expect(await reconcile(f.db, store)).toEqual({ removed: 0, requeued: 0, duplicated: 0 });
   });
 
   it("a re-import after the deletion brings it back whole", async () => {
@@ -128,7 +128,7 @@ describe("deleteImport", () => {
       }),
     ).rejects.toThrow("killed");
     expect(await f.db.trajectory.count({ where: { importName: "b.jsonl" } })).toBe(0);
-    expect(await reconcile(f.db, store)).toEqual({ removed: 3, requeued: 0 });
+    expect(await reconcile(f.db, store)).toEqual({ removed: 3, requeued: 0, duplicated: 0 });
     expect(await lanceIds(store)).toEqual(await stepIds(f.db));
   });
 });

@@ -71,7 +71,7 @@ describe("deleteRun", () => {
     expect(await f.db.task.findUnique({ where: { id: SEED_TASK } })).not.toBeNull();
     // Nor in LanceDB: the table holds exactly the kept run's steps, and the two stores agree.
     expect(await lanceIds(store)).toEqual(ofKept.map((s) => s.id));
-    expect(await reconcile(f.db, store)).toEqual({ removed: 0, requeued: 0 });
+    expect(await reconcile(f.db, store)).toEqual({ removed: 0, requeued: 0, duplicated: 0 });
   });
 
   it("refuses a queued or running run, or one whose job was resumed, and deletes nothing", async () => {
@@ -127,9 +127,13 @@ describe("deleteRun", () => {
     // A fresh process (a new store handle) repairs it.
     f.close(store);
     const reopened = await f.store();
-    expect(await reconcile(f.db, reopened)).toEqual({ removed: gone.expected.steps, requeued: 0 });
+    expect(await reconcile(f.db, reopened)).toEqual({
+      removed: gone.expected.steps,
+      requeued: 0,
+      duplicated: 0,
+    });
     expect(await lanceIds(reopened)).toEqual(await stepIds(f.db));
-    expect(await reconcile(f.db, reopened)).toEqual({ removed: 0, requeued: 0 });
+    expect(await reconcile(f.db, reopened)).toEqual({ removed: 0, requeued: 0, duplicated: 0 });
   });
 
   it("reports a LanceDB that fails instead of throwing: the run is gone, and reconcile removes its rows later", async () => {
@@ -144,7 +148,11 @@ describe("deleteRun", () => {
     expect(result).toMatchObject({ steps: gone.expected.steps, lanceRowsRemoved: 0 });
     expect(result.lanceError).toMatch(/lance is unavailable.*npm run cli -- reconcile/);
     expect(await f.db.step.count()).toBe(0);
-    expect(await reconcile(f.db, store)).toEqual({ removed: gone.expected.steps, requeued: 0 });
+    expect(await reconcile(f.db, store)).toEqual({
+      removed: gone.expected.steps,
+      requeued: 0,
+      duplicated: 0,
+    });
   });
 
   it("counts steps never indexed but removes no row for them", async () => {
@@ -152,7 +160,7 @@ describe("deleteRun", () => {
     const store = await f.store();
     const result = await deleteRun(f.db, gone.runId, store);
     expect(result).toMatchObject({ steps: gone.expected.steps, lanceRowsRemoved: 0, lanceError: null });
-    expect(await reconcile(f.db, store)).toEqual({ removed: 0, requeued: 0 });
+    expect(await reconcile(f.db, store)).toEqual({ removed: 0, requeued: 0, duplicated: 0 });
   });
 
   it("collects step ids in pages, all of them, in id order", async () => {

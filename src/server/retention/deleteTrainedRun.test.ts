@@ -67,7 +67,7 @@ describe("deleting a run the worker trained", () => {
     expect(await t.db.step.count({ where: { trajectory: { runId: null } } })).toBe(offline);
     expect(await t.db.step.count()).toBe(offline);
     await withReplayBuffer(t.db, async (store) => {
-      expect(await reconcile(t.db, store)).toEqual({ removed: 0, requeued: 0 });
+      expect(await reconcile(t.db, store)).toEqual({ removed: 0, requeued: 0, duplicated: 0 });
       expect(await lanceIds(store)).toEqual(await stepIds(t.db));
     });
     await expect(caller.runs.delete({ id: runId })).rejects.toMatchObject({ code: "NOT_FOUND" });

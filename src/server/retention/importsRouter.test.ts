@@ -53,7 +53,7 @@ describe("imports in the trajectories router", () => {
     expect((await caller.trajectories.imports()).map((i) => i.name)).toEqual(["mine.jsonl"]);
     await withReplayBuffer(t.db, async (store) => {
       expect(await lanceIds(store)).toEqual(await stepIds(t.db));
-      expect(await reconcile(t.db, store)).toEqual({ removed: 0, requeued: 0 });
+      expect(await reconcile(t.db, store)).toEqual({ removed: 0, requeued: 0, duplicated: 0 });
     });
     await expect(
       caller.trajectories.deleteImport({ name: "samples/web-navigation.jsonl" }),
