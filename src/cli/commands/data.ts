@@ -4,6 +4,7 @@ import { getRealDomain } from "@/core/envs/registry";
 import { OpenAIPolicy } from "@/core/policy/openaiPolicy";
 import { SPLITS } from "@/core/types";
 import { config } from "@/env";
+import { auditStores } from "@/server/audit/audit";
 import { collectOffline } from "@/server/collect/collectOffline";
 import { seedDemoIfEmpty } from "@/server/demo/seedDemo";
 import { createLlm } from "@/server/experience/backends";
@@ -95,11 +96,23 @@ export function registerDataCommands(program: Command) {
   program
     .command("reconcile")
     .description(
-      "repair drift between the database and LanceDB (rows of deleted steps, steps whose rows are missing)",
+      "repair drift between the database and LanceDB (rows of deleted steps, steps whose rows are missing, rows stored twice)",
     )
     .action(async () => {
       const db = await database();
       printJson(await withReplayBuffer(db, (store) => reconcile(db, store)));
+    });
+
+  program
+    .command("audit")
+    .description(
+      "check, without changing anything, that nothing is lost or stored twice and that LanceDB holds every step once (exit 1 on a problem)",
+    )
+    .action(async () => {
+      const db = await database();
+      const report = await withReplayBuffer(db, (store) => auditStores(db, store));
+      printJson(report);
+      if (report.problems.length) process.exitCode = 1;
     });
 
   program
