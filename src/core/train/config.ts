@@ -89,6 +89,12 @@ export const RunConfigFields = z.strictObject({
       interval: z.number().int().min(1).default(5),
       episodes: z.number().int().min(1).max(10_000).default(50),
       greedy: z.boolean().default(false),
+      /**
+       * At every evaluation point, the same policy also plays the first this many of those test tasks in the
+       * synthetic environment (methods with a synthetic phase): synthetic minus real success is the sim-to-real
+       * gap, how much of what the policy learned only pleases the experience model. 0: not measured.
+       */
+      simulated: z.number().int().min(0).max(10_000).default(50),
     })
     .prefault({}),
   /**

@@ -1,7 +1,7 @@
 import type { RealDomain } from "../envs/domain";
 import type { LinearPolicy } from "../policy/linearPolicy";
 import { rollout } from "../rollout";
-import type { Task } from "../types";
+import type { Environment, Task } from "../types";
 import { concurrently } from "./concurrently";
 
 export interface EvaluationResult {
@@ -12,15 +12,17 @@ export interface EvaluationResult {
 }
 
 /**
- * Success of the policy on tasks of the real environment. Sampled (not greedy) by default: with untrained weights
- * greedy play always takes the first candidate, which would flatter every comparison with the untrained policy.
+ * Success of the policy on tasks of the real environment (or, with `makeEnv`, of another one: the synthetic
+ * environment, for the sim-to-real gap). Sampled (not greedy) by default: with untrained weights greedy play
+ * always takes the first candidate, which would flatter every comparison with the untrained policy.
  */
 export async function evaluatePolicy(
   domain: RealDomain,
   policy: LinearPolicy,
   tasks: readonly Task[],
-  options: { greedy?: boolean; key?: string; concurrency?: number } = {},
+  options: { greedy?: boolean; key?: string; concurrency?: number; makeEnv?: () => Environment } = {},
 ): Promise<EvaluationResult> {
+  const makeEnv = options.makeEnv ?? (() => domain.createEnvironment());
   // The rollout engine's: episodes in flight together, each with its own stream, so the limit changes nothing.
   const episodes = await concurrently(tasks.length, options.concurrency ?? 1, (i) => {
     const task = tasks[i]!;
@@ -28,7 +30,7 @@ export async function evaluatePolicy(
       greedy: options.greedy ?? false,
       record: false,
     });
-    return rollout(domain.createEnvironment(), agent, task, domain.maxSteps);
+    return rollout(makeEnv(), agent, task, domain.maxSteps);
   });
   const n = Math.max(1, tasks.length);
   return {

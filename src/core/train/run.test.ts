@@ -86,6 +86,41 @@ describe("runTraining", () => {
     );
   });
 
+  it("measures the sim-to-real gap at every evaluation point without changing what the run learns", async () => {
+    const run = async (simulated: number) => {
+      const reports: IterationReport[] = [];
+      const result = await runTraining(
+        parseRunConfig({ ...tiny("dreamgym"), evaluation: { interval: 1, episodes: 4, simulated } }),
+        {
+          domain: household,
+          buffer: await offlineBuffer(),
+          model: new RetrievalExperienceModel({ reasoning: true }),
+          generator: embeddedTaskGenerator("household"),
+          onIteration: (r) => {
+            reports.push(r);
+          },
+        },
+      );
+      return { result, reports };
+    };
+    const measured = await run(3);
+    for (const r of measured.reports) {
+      expect(r.simulated?.episodes).toBe(3);
+      expect(r.simulated!.transitions).toBeGreaterThan(0);
+    }
+    expect(measured.result.finalSimulated).toEqual(measured.reports.at(-1)!.simulated);
+    // Playing in the synthetic environment is not training: same weights, same counts, same real figures.
+    const unmeasured = await run(0);
+    expect(unmeasured.reports.every((r) => r.simulated === undefined)).toBe(true);
+    expect(unmeasured.result.finalSimulated).toBeUndefined();
+    expect(unmeasured.result.checkpoint).toEqual(measured.result.checkpoint);
+    expect(unmeasured.result.syntheticTransitions).toBe(measured.result.syntheticTransitions);
+    expect(unmeasured.result.final).toEqual(measured.result.final);
+    // A run that never leaves the real environment has no gap to measure.
+    const real = await runTraining(tiny("real"), { domain: household });
+    expect(real.finalSimulated).toBeUndefined();
+  });
+
   it("behaviour cloning on expert demonstrations beats the untrained policy on household test tasks", async () => {
     const config = parseRunConfig({
       method: "bc",

@@ -45,6 +45,8 @@ export interface IterationReport {
   /** The iteration's rollouts, for the store (with the real environment's answers where it has one). */
   episodes: Episode[];
   evaluation?: EvaluationResult;
+  /** The same policy, at the same evaluation point, on the first test tasks in the synthetic environment. */
+  simulated?: EvaluationResult;
   state: RunState;
 }
 
@@ -72,6 +74,8 @@ export interface RunResult {
   seed: number;
   untrained: EvaluationResult;
   final: EvaluationResult;
+  /** The final policy in the synthetic environment (methods with a synthetic phase): final minus this is the gap. */
+  finalSimulated?: EvaluationResult;
   realTransitions: number;
   syntheticTransitions: number;
   iterations: number;
@@ -122,6 +126,27 @@ export async function runTraining(config: RunConfig, deps: RunDeps): Promise<Run
       key,
       concurrency: config.rollouts.concurrency,
     });
+  const syntheticEnv = (): (() => Environment) | undefined => {
+    const { model, buffer } = deps;
+    if (!model || !buffer) return undefined;
+    const initialState = (task: Task) => domain.createEnvironment().reset(task);
+    const experience = experienceSettings(config);
+    return () =>
+      new SyntheticEnvironment(domain.name, model, buffer, experience, initialState, domain.maxSteps);
+  };
+  const simulatedTasks = testTasks.slice(0, config.evaluation.simulated);
+  const measuresGap = spec.phases.some((p) => p.phase === "synthetic") && simulatedTasks.length > 0;
+  /** The sim-to-real gap's other half: the policy on the same test tasks, in the synthetic environment. */
+  const simulate = async (key: string): Promise<EvaluationResult | undefined> => {
+    const makeEnv = measuresGap ? syntheticEnv() : undefined;
+    if (!makeEnv) return undefined;
+    return evaluatePolicy(domain, policy, simulatedTasks, {
+      greedy: config.evaluation.greedy,
+      key: `sim:${key}`,
+      concurrency: config.rollouts.concurrency,
+      makeEnv,
+    });
+  };
   // The untrained figure is the blank policy's, before any cloning, for fresh and resumed runs alike.
   const untrained = await evaluate("eval:untrained", untrainedPolicy());
   let realTransitions = deps.resume?.realTransitions ?? 0;
@@ -129,7 +154,9 @@ export async function runTraining(config: RunConfig, deps: RunDeps): Promise<Run
   let iterations = deps.resume?.iterations ?? 0;
   let generated: Task[] = deps.resume?.generated ?? [];
   /** The evaluation of the last iteration, when it was due: the final policy's, if nothing trained after it. */
-  let lastEvaluation: { iterations: number; result: EvaluationResult } | undefined;
+  let lastEvaluation:
+    | { iterations: number; result: EvaluationResult; simulated: EvaluationResult | undefined }
+    | undefined;
 
   if (spec.phases.length > 0) {
     const reference =
@@ -154,19 +181,16 @@ export async function runTraining(config: RunConfig, deps: RunDeps): Promise<Run
       seed: config.seed,
       concurrency: config.rollouts.concurrency,
     };
-    const experience = experienceSettings(config);
-    const initialState = (task: Task) => domain.createEnvironment().reset(task);
     for (const phaseSpec of spec.phases) {
       const { phase } = phaseSpec;
       let makeEnv: () => Environment = () => domain.createEnvironment();
       if (phase === "synthetic") {
-        const { model, buffer } = deps;
-        if (!model || !buffer)
+        const synthetic = syntheticEnv();
+        if (!synthetic)
           throw new Error(
             `method ${config.method} has a synthetic phase: it needs an experience model and a replay buffer`,
           );
-        makeEnv = () =>
-          new SyntheticEnvironment(domain.name, model, buffer, experience, initialState, domain.maxSteps);
+        makeEnv = synthetic;
       }
       while (phaseContinues(phaseSpec, config, { iterations, realTransitions, syntheticTransitions })) {
         deps.signal?.throwIfAborted();
@@ -192,7 +216,8 @@ export async function runTraining(config: RunConfig, deps: RunDeps): Promise<Run
         iterations++;
         const due = iterations % config.evaluation.interval === 0;
         const evaluation = due ? await evaluate(`eval:it${iterations}`) : undefined;
-        if (evaluation) lastEvaluation = { iterations, result: evaluation };
+        const simulated = due ? await simulate(`eval:it${iterations}`) : undefined;
+        if (evaluation) lastEvaluation = { iterations, result: evaluation, simulated };
         await deps.onIteration?.({
           phase,
           iteration: iterations,
@@ -205,6 +230,7 @@ export async function runTraining(config: RunConfig, deps: RunDeps): Promise<Run
           generated: result.generated,
           episodes: result.episodes.map((e) => e.episode),
           ...(evaluation ? { evaluation } : {}),
+          ...(simulated ? { simulated } : {}),
           state: {
             iterations,
             realTransitions,
@@ -220,8 +246,9 @@ export async function runTraining(config: RunConfig, deps: RunDeps): Promise<Run
   }
 
   // The same policy evaluated twice with other samples would show two "final" figures for one run.
-  const final =
-    lastEvaluation?.iterations === iterations ? lastEvaluation.result : await evaluate("eval:final");
+  const evaluatedLast = lastEvaluation?.iterations === iterations ? lastEvaluation : undefined;
+  const final = evaluatedLast?.result ?? (await evaluate("eval:final"));
+  const finalSimulated = evaluatedLast ? evaluatedLast.simulated : await simulate("eval:final");
   return {
     method: config.method,
     domain: config.domain,
@@ -229,6 +256,7 @@ export async function runTraining(config: RunConfig, deps: RunDeps): Promise<Run
     seed: config.seed,
     untrained,
     final,
+    ...(finalSimulated ? { finalSimulated } : {}),
     realTransitions,
     syntheticTransitions,
     iterations,

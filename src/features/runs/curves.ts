@@ -28,12 +28,17 @@ export function withFinal(
   return out.sort((a, b) => a.iteration - b.iteration);
 }
 
-export type ComparedMetric = "realSuccess" | "syntheticSuccess" | "meanReward";
+/** Synthetic-environment minus real-env test success at an evaluation point, or null where either is missing. */
+export function simGap(m: { simSuccess: number | null; realSuccess: number | null }): number | null {
+  return m.simSuccess === null || m.realSuccess === null ? null : m.simSuccess - m.realSuccess;
+}
+
+export type ComparedMetric = "realSuccess" | "syntheticSuccess" | "meanReward" | "simGap";
 
 export interface ComparedRun {
   iteration: number;
   finalRealSuccess: number | null;
-  metrics: ReadonlyArray<Record<ComparedMetric, number | null> & { iteration: number }>;
+  metrics: ReadonlyArray<Partial<Record<ComparedMetric, number | null>> & { iteration: number }>;
 }
 
 /**
@@ -49,7 +54,7 @@ export function byIteration(
   runs.forEach((run, i) => {
     for (const m of run.metrics) {
       const row = byIt.get(m.iteration) ?? ({ iteration: m.iteration } as CurveRow);
-      row[`r${i}`] = m[metric];
+      row[`r${i}`] = m[metric] ?? null;
       byIt.set(m.iteration, row);
     }
   });

@@ -5,6 +5,16 @@ export function pct(x: number | null | undefined, digits = 1): string {
   return x === null || x === undefined || Number.isNaN(x) ? "—" : `${(x * 100).toFixed(digits)}%`;
 }
 
+/**
+ * The sim-to-real gap as points of success: synthetic minus real, signed ("+32.0 pts": the policy does that much
+ * better in the experience model's world than in the real one). "—" when either side is missing.
+ */
+export function gapPoints(synthetic: number | null | undefined, real: number | null | undefined): string {
+  if (synthetic === null || synthetic === undefined || real === null || real === undefined) return "—";
+  const points = (synthetic - real) * 100;
+  return `${points >= 0 ? "+" : "−"}${Math.abs(points).toFixed(1)} pts`;
+}
+
 export function count(x: number | null | undefined): string {
   return x === null || x === undefined ? "—" : x.toLocaleString("en-US");
 }

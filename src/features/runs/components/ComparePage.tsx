@@ -6,8 +6,8 @@ import { useSearchParams } from "next/navigation";
 import { methodLabelOf } from "@/core/train/methods";
 import { isActiveStatus } from "@/shared/enums";
 import { useTRPC } from "@/trpc/react";
-import { byIteration } from "../curves";
-import { budgetText, count, iterationsText, pct, progressPercent, seriesStyle } from "../format";
+import { byIteration, simGap } from "../curves";
+import { budgetText, count, gapPoints, iterationsText, pct, progressPercent, seriesStyle } from "../format";
 import styles from "../runs.module.css";
 import { CurveChart, type Series, SeriesSwatch } from "./CurveChart";
 import { StatusBadge } from "./StatusBadge";
@@ -30,6 +30,11 @@ export function ComparePage() {
   if (!runs.data) return <p className="hint">Loading…</p>;
   const series: Series[] = runs.data.map((r, i) => ({ ...seriesStyle(i), key: `r${i}`, label: r.name }));
   const real = byIteration(runs.data, "realSuccess");
+  const withGap = runs.data.map((r) => ({
+    ...r,
+    metrics: r.metrics.map((m) => ({ ...m, simGap: simGap(m) })),
+  }));
+  const measuresGap = withGap.some((r) => r.metrics.some((m) => m.simGap !== null));
   const realSeries = series.map((s, i) => ({ ...s, finalAt: real.finals[i] ?? null }));
   return (
     <div className={styles.page}>
@@ -44,6 +49,12 @@ export function ComparePage() {
             <th className={styles.num}>Real transitions</th>
             <th className={styles.num}>Synthetic transitions</th>
             <th className={styles.num}>Real-env success (final)</th>
+            <th
+              className={styles.num}
+              title="test success in the synthetic environment minus in the real one"
+            >
+              Sim-to-real gap (final)
+            </th>
           </tr>
         </thead>
         <tbody>
@@ -78,6 +89,9 @@ export function ComparePage() {
               <td className={styles.num} data-testid="compared-final">
                 {pct(r.finalRealSuccess)}
               </td>
+              <td className={styles.num} data-testid="compared-gap">
+                {gapPoints(r.finalSimSuccess, r.finalRealSuccess)}
+              </td>
             </tr>
           ))}
         </tbody>
@@ -101,6 +115,18 @@ export function ComparePage() {
           percent
           height={280}
         />
+        {measuresGap ? (
+          <CurveChart
+            title="Sim-to-real gap"
+            subtitle="test success, synthetic minus real env"
+            testId="compare-gap"
+            data={byIteration(withGap, "simGap").rows}
+            series={series}
+            percent
+            signed
+            height={280}
+          />
+        ) : null}
         <CurveChart
           title="Mean reward"
           subtitle="of each iteration's rollouts"

@@ -36,6 +36,8 @@ interface Props {
   data: CurveRow[];
   series: Series[];
   percent?: boolean;
+  /** Values may be negative (a difference such as the sim-to-real gap): the axis spans −100%…100%, zero marked. */
+  signed?: boolean;
   /** The x axis reaches the planned last iteration, so a live run's curve grows into it. */
   xMax?: number | null;
   reference?: { y: number; label: string } | null;
@@ -169,6 +171,7 @@ export function CurveChart({
   data,
   series,
   percent,
+  signed,
   xMax,
   reference,
   testId,
@@ -211,7 +214,7 @@ export function CurveChart({
               axisLine={{ stroke: "#e4e7ec" }}
             />
             <YAxis
-              domain={percent ? [0, 1] : [0, "auto"]}
+              domain={signed ? (percent ? [-1, 1] : ["auto", "auto"]) : percent ? [0, 1] : [0, "auto"]}
               tickFormatter={fmt}
               tick={{ fontSize: 11, fill: "#667085" }}
               tickLine={false}
@@ -229,6 +232,7 @@ export function CurveChart({
               contentStyle={{ fontSize: 12, borderRadius: 8, borderColor: "#e4e7ec" }}
             />
             {legend ? <Legend content={() => <SeriesLegend series={series} />} /> : null}
+            {signed ? <ReferenceLine y={0} stroke="#98a2b3" /> : null}
             {reference ? (
               <ReferenceLine
                 y={reference.y}

@@ -1,11 +1,12 @@
 import { columnLabel, extraColumns, flattenExtra, formatExtra } from "../extra";
-import { count, pct } from "../format";
+import { count, gapPoints, pct } from "../format";
 import styles from "../runs.module.css";
 
 export interface MetricRow {
   iteration: number;
   syntheticSuccess: number | null;
   realSuccess: number | null;
+  simSuccess: number | null;
   meanReward: number | null;
   realTransitions: number;
   syntheticTransitions: number;
@@ -24,6 +25,10 @@ export function MetricsTable({ metrics }: { metrics: readonly MetricRow[] }) {
             <th className={styles.num}>Iteration</th>
             <th className={styles.num}>Synthetic success</th>
             <th className={styles.num}>Real-env success</th>
+            <th className={styles.num} title="the same test tasks in the synthetic environment">
+              Synthetic-env success
+            </th>
+            <th className={styles.num}>Sim-to-real gap</th>
             <th className={styles.num}>Mean reward</th>
             <th className={styles.num}>Real transitions</th>
             <th className={styles.num}>Synthetic transitions</th>
@@ -37,7 +42,7 @@ export function MetricsTable({ metrics }: { metrics: readonly MetricRow[] }) {
         <tbody>
           {metrics.length === 0 ? (
             <tr>
-              <td colSpan={6 + columns.length} className={styles.empty}>
+              <td colSpan={8 + columns.length} className={styles.empty}>
                 No iteration has finished yet.
               </td>
             </tr>
@@ -47,6 +52,8 @@ export function MetricsTable({ metrics }: { metrics: readonly MetricRow[] }) {
               <td className={styles.num}>{m.iteration}</td>
               <td className={styles.num}>{pct(m.syntheticSuccess)}</td>
               <td className={styles.num}>{pct(m.realSuccess)}</td>
+              <td className={styles.num}>{pct(m.simSuccess)}</td>
+              <td className={styles.num}>{gapPoints(m.simSuccess, m.realSuccess)}</td>
               <td className={styles.num}>{m.meanReward === null ? "—" : m.meanReward.toFixed(3)}</td>
               <td className={styles.num}>{count(m.realTransitions)}</td>
               <td className={styles.num}>{count(m.syntheticTransitions)}</td>

@@ -7,8 +7,8 @@ import { NotFound } from "@/features/shared/components/NotFound";
 import { isActiveStatus } from "@/shared/enums";
 import { isNotFound, useTRPC } from "@/trpc/react";
 import { usedSettings } from "../configForm";
-import { type CurveRow, finalIteration, withFinal } from "../curves";
-import { budgetText, count, iterationsText, pct, progressPercent, seconds } from "../format";
+import { type CurveRow, finalIteration, simGap, withFinal } from "../curves";
+import { budgetText, count, gapPoints, iterationsText, pct, progressPercent, seconds } from "../format";
 import styles from "../runs.module.css";
 import { CurveChart } from "./CurveChart";
 import { DeleteRun } from "./DeleteRun";
@@ -47,13 +47,25 @@ export function RunDetail({ id }: { id: string }) {
     iteration: m.iteration,
     syntheticSuccess: m.syntheticSuccess,
     realSuccess: m.realSuccess,
+    simSuccess: m.simSuccess,
+    simGap: simGap(m),
     meanReward: m.meanReward,
     realTransitions: m.realTransitions,
     syntheticTransitions: m.syntheticTransitions,
   }));
   // The final evaluation ends the real-env curve, so the curve's last point is the header's "final" figure.
   const finalAt = r.finalRealSuccess !== null ? finalIteration(r.iteration, r.metrics) : null;
-  const successRows = withFinal(rows, "realSuccess", r.finalRealSuccess, finalAt ?? 0);
+  const successRows = withFinal(
+    withFinal(rows, "realSuccess", r.finalRealSuccess, finalAt ?? 0),
+    "simSuccess",
+    r.finalSimSuccess,
+    finalAt ?? 0,
+  );
+  const gapRows = successRows.map((row) => ({
+    ...row,
+    simGap: simGap({ simSuccess: row.simSuccess ?? null, realSuccess: row.realSuccess ?? null }),
+  }));
+  const measuresGap = r.finalSimSuccess !== null || r.metrics.some((m) => m.simSuccess !== null);
   const budget = budgetText(r.realTransitions, r.realBudget);
   const took = resultSeconds(r.result);
   const reference =
@@ -119,6 +131,17 @@ export function RunDetail({ id }: { id: string }) {
             ) : null}
           </dd>
         </div>
+        {measuresGap ? (
+          <div className={styles.stat}>
+            <dt title="success on the same test tasks in the synthetic environment minus in the real one">
+              Sim-to-real gap (final)
+            </dt>
+            <dd data-testid="run-final-gap">
+              {gapPoints(r.finalSimSuccess, r.finalRealSuccess)}
+              <small> {pct(r.finalSimSuccess)} in the synthetic environment</small>
+            </dd>
+          </div>
+        ) : null}
         <div className={styles.stat}>
           <dt>Real transitions used</dt>
           <dd>{count(r.realTransitions)}</dd>
@@ -139,10 +162,33 @@ export function RunDetail({ id }: { id: string }) {
           percent
           reference={reference}
           series={[
-            { key: "syntheticSuccess", label: "synthetic success", color: "#7a5af8", dash: "5 4" },
-            { key: "realSuccess", label: "real-env test success", color: "#4f46e5", finalAt },
+            { key: "syntheticSuccess", label: "synthetic rollouts", color: "#7a5af8", dash: "5 4" },
+            ...(measuresGap
+              ? [
+                  {
+                    key: "simSuccess",
+                    label: "test tasks, synthetic env",
+                    color: "#c11574",
+                    dash: "2 3",
+                    finalAt,
+                  },
+                ]
+              : []),
+            { key: "realSuccess", label: "test tasks, real env", color: "#4f46e5", finalAt },
           ]}
         />
+        {measuresGap ? (
+          <CurveChart
+            title="Sim-to-real gap"
+            subtitle="test success, synthetic minus real env (points)"
+            testId="gap-chart"
+            data={gapRows}
+            xMax={r.plannedIterations}
+            percent
+            signed
+            series={[{ key: "simGap", label: "sim-to-real gap", color: "#c11574", finalAt }]}
+          />
+        ) : null}
         <CurveChart
           title="Mean reward"
           subtitle="of the iteration's rollouts"

@@ -10,14 +10,20 @@ import { retentionAsTrpc } from "../retentionErrors";
 import { createTRPCRouter, publicProcedure, TRPCError } from "../trpc";
 
 const Evaluation = z.object({ successRate: z.number(), meanReward: z.number(), episodes: z.number() });
-const Summary = z.object({ untrained: Evaluation.optional(), final: Evaluation.optional() });
+const Summary = z.object({
+  untrained: Evaluation.optional(),
+  final: Evaluation.optional(),
+  finalSimulated: Evaluation.optional(),
+});
 
-/** The real-env test figures a finished run stored in its result, or nulls while it has none. */
+/** The test figures a finished run stored in its result, or nulls while it has none. */
 function evaluations(result: unknown) {
   const parsed = Summary.safeParse(result ?? {});
   return {
     finalRealSuccess: parsed.success ? (parsed.data.final?.successRate ?? null) : null,
     untrainedRealSuccess: parsed.success ? (parsed.data.untrained?.successRate ?? null) : null,
+    /** The final policy on the same test tasks in the synthetic environment: the sim-to-real gap's other side. */
+    finalSimSuccess: parsed.success ? (parsed.data.finalSimulated?.successRate ?? null) : null,
   };
 }
 
@@ -125,6 +131,7 @@ export const runsRouter = createTRPCRouter({
               iteration: true,
               syntheticSuccess: true,
               realSuccess: true,
+              simSuccess: true,
               meanReward: true,
               realTransitions: true,
               syntheticTransitions: true,
