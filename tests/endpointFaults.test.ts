@@ -38,7 +38,8 @@ const llm = (baseURL = server.url) =>
   createLlmClient({
     baseURL,
     model: "faulty",
-    timeoutMs: 300,
+    // Far past the fake endpoint's answer, so that only a hang times out (the call-by-call checks rely on it).
+    timeoutMs: 600,
     maxRetries: MAX_RETRIES,
     concurrency: 4,
     backoff: { baseMs: 5, maxMs: 20 },

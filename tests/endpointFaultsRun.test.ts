@@ -56,8 +56,8 @@ beforeAll(async () => {
     JSON.stringify({
       openai: {
         baseURL: endpoint.url,
-        // Past the fake endpoint's answer by far, so that only a hang times out.
-        timeoutMs: 300,
+        // Far past the fake endpoint's answer, so that only a hang times out (the exact counts rely on it).
+        timeoutMs: 1_000,
         maxRetries: MAX_RETRIES,
         backoffMs: 1,
         concurrency: CONCURRENCY,
