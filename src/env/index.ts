@@ -14,6 +14,8 @@ const OpenAISettings = z.object({
   apiKey: z.string().optional(),
   timeoutMs: z.number().int().positive().default(60_000),
   maxRetries: z.number().int().min(0).max(10).default(3),
+  /** Wait before the first retry, doubled on each further one (jittered); unset: 500 ms. A server's Retry-After wins. */
+  backoffMs: z.number().int().min(0).max(60_000).optional(),
   concurrency: z.number().int().positive().max(256).default(8),
   /** Vector size of the embedding model, for models whose size is not known in advance (else one probe request). */
   embeddingDimensions: z.number().int().positive().optional(),

@@ -65,10 +65,20 @@ export type FakeReply =
 
 export type FakeHandler = (request: FakeRequest) => FakeReply | Promise<FakeReply>;
 
+/** What the server did with one request: the handler's reply, and whether all of it reached the socket. */
+export interface ServedReply {
+  request: FakeRequest;
+  reply: FakeReply;
+  /** False for a hang or a reset, and for an answer whose client had gone before it was written. */
+  delivered: boolean;
+}
+
 export interface FakeOpenAI {
   /** Base URL for the OpenAI SDK: http://127.0.0.1:PORT/v1 */
   url: string;
   requests: FakeRequest[];
+  /** Each request's reply, in order of arrival (a reply is recorded once the handler has chosen it). */
+  served: ServedReply[];
   /** Requests whose response has not finished yet (the client may still be waiting). */
   inFlight(): number;
   /** The most requests ever open at once. */
@@ -177,6 +187,7 @@ function parseBody(raw: string): ChatRequestBody {
 
 export async function startFakeOpenAI(handler: FakeHandler): Promise<FakeOpenAI> {
   const requests: FakeRequest[] = [];
+  const served: ServedReply[] = [];
   let open = 0;
   let peak = 0;
 
@@ -216,6 +227,11 @@ export async function startFakeOpenAI(handler: FakeHandler): Promise<FakeOpenAI>
     } catch (error) {
       reply = { kind: "error", status: 500, message: `fake handler threw: ${(error as Error).message}` };
     }
+    const record: ServedReply = { request, reply, delivered: false };
+    served.push(record);
+    res.on("finish", () => {
+      record.delivered = true;
+    });
     if (reply.kind === "hang") return;
     if (reply.kind === "reset") {
       res.socket?.destroy();
@@ -259,6 +275,7 @@ export async function startFakeOpenAI(handler: FakeHandler): Promise<FakeOpenAI>
   return {
     url: `http://127.0.0.1:${port}/v1`,
     requests,
+    served,
     inFlight: () => open,
     maxInFlight: () => peak,
     close: () =>

@@ -119,7 +119,9 @@ export class OpenAIJudge implements Judge {
       maxTokens: this.options.maxTokens ?? 512,
       signal: options.signal,
     });
-    if (!result.ok) throw new LlmReplyError(`${this.name} judge: ${result.error}`, result.raws);
+    // No verdict from an unusable reply: the error names the endpoint and what it answered, with the raw texts.
+    if (!result.ok)
+      throw new LlmReplyError(`${this.name} judge at ${this.llm.baseURL}: ${result.error}`, result.raws);
     return { ...result.value, model: this.name, usage: result.usage };
   }
 }

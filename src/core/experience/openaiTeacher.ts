@@ -119,7 +119,8 @@ export class OpenAITeacher implements Teacher {
       maxTokens: this.options.maxTokens ?? 1_024,
       signal: options.signal,
     });
-    if (!result.ok) throw new LlmReplyError(`${this.name} teacher: ${result.error}`, result.raws);
+    if (!result.ok)
+      throw new LlmReplyError(`${this.name} teacher at ${this.llm.baseURL}: ${result.error}`, result.raws);
     return {
       reasoning: result.value.reasoning,
       model: this.name,

@@ -14,12 +14,21 @@ export async function concurrently<T>(
   work: (index: number) => Promise<T>,
 ): Promise<T[]> {
   const gate = pLimit(Math.max(1, limit));
+  let failed = false;
   return Promise.all(
     Array.from({ length: count }, (_, i) =>
       gate(async () => {
-        const result = await work(i);
-        await yieldToTimers();
-        return result;
+        // One failure fails the whole batch (Promise.all rejects with it), so no further piece is started: a run
+        // against an endpoint that is down stops at once instead of sending every queued episode's requests.
+        if (failed) throw new Error(`piece ${i} not started: an earlier piece of the batch failed`);
+        try {
+          const result = await work(i);
+          await yieldToTimers();
+          return result;
+        } catch (error) {
+          failed = true;
+          throw error;
+        }
       }),
     ),
   );

@@ -26,6 +26,7 @@ export function createLlm(config: Config, model: string): LlmClient {
     timeoutMs: config.openai.timeoutMs,
     maxRetries: config.openai.maxRetries,
     concurrency: config.openai.concurrency,
+    ...(config.openai.backoffMs !== undefined ? { backoff: { baseMs: config.openai.backoffMs } } : {}),
   });
 }
 

@@ -32,6 +32,7 @@ export async function createEmbedder(config: Config, options: CreateEmbedderOpti
     model,
     timeoutMs: openai.timeoutMs,
     maxRetries: openai.maxRetries,
+    ...(openai.backoffMs !== undefined ? { backoffMs: openai.backoffMs } : {}),
     ...(openai.baseURL ? { baseURL: openai.baseURL } : {}),
     ...(openai.apiKey ? { apiKey: openai.apiKey } : {}),
   };
