@@ -114,6 +114,7 @@ function runOne(job: Job, dataDir: string, configDir: string): Promise<RunOutcom
         resolve({
           ...base,
           finalSuccess: r.finalSuccess,
+          ...(r.finalSimSuccess !== undefined ? { finalSimSuccess: r.finalSimSuccess } : {}),
           untrainedSuccess: r.untrainedSuccess,
           realTransitions: r.realTransitions,
           syntheticTransitions: r.syntheticTransitions,

@@ -6,6 +6,8 @@ export interface RunOutcome {
   seed: number;
   key: string;
   finalSuccess?: number;
+  /** The final policy on the same test tasks in the synthetic environment (rows with a synthetic phase). */
+  finalSimSuccess?: number;
   untrainedSuccess?: number;
   realTransitions?: number;
   syntheticTransitions?: number;
@@ -22,6 +24,9 @@ export interface RowSummary {
   /** Success % on held-out real test tasks: mean and sample standard deviation over seeds. */
   successMean: number | null;
   successStd: number | null;
+  /** Sim-to-real gap in points: success in the synthetic environment minus real, mean and std over seeds. */
+  gapMean: number | null;
+  gapStd: number | null;
   realTransitions: number | null;
   syntheticTransitions: number | null;
   seconds: number | null;
@@ -35,6 +40,11 @@ function std(xs: number[]): number | null {
   const m = mean(xs) ?? 0;
   return Math.sqrt(xs.reduce((a, x) => a + (x - m) ** 2, 0) / (xs.length - 1));
 }
+
+const gapOf = (o: RunOutcome) =>
+  o.finalSimSuccess === undefined || o.finalSuccess === undefined
+    ? undefined
+    : (o.finalSimSuccess - o.finalSuccess) * 100;
 
 export function summarise(domain: Domain, rows: TableRow[], outcomes: RunOutcome[]): RowSummary[] {
   return rows.map((row) => {
@@ -50,6 +60,8 @@ export function summarise(domain: Domain, rows: TableRow[], outcomes: RunOutcome
       failed: mine.length - ok.length,
       successMean: mean(pick((o) => (o.finalSuccess ?? 0) * 100)),
       successStd: std(pick((o) => (o.finalSuccess ?? 0) * 100)),
+      gapMean: mean(pick(gapOf)),
+      gapStd: std(pick(gapOf)),
       realTransitions: mean(pick((o) => o.realTransitions)),
       syntheticTransitions: mean(pick((o) => o.syntheticTransitions)),
       seconds: mean(pick((o) => o.seconds)),
@@ -77,7 +89,9 @@ export function markdown(
     "",
     `Commit \`${meta.commit}\`, ${meta.mode} scale, seeds ${meta.scale.seeds.join(", ")}, ${meta.date}, ` +
       `${meta.minutes.toFixed(1)} min wall time. Success is % of ${meta.scale.evaluationEpisodes} held-out real ` +
-      "test tasks (mean ± standard deviation over seeds). Paper figures are Llama-3.1-8B on WebShop / ALFWorld: " +
+      "test tasks (mean ± standard deviation over seeds). The sim-to-real gap is the final policy's success on the " +
+      "first of those tasks in the synthetic environment minus its real success: how much of what it learned only " +
+      "pleases the experience model. Paper figures are Llama-3.1-8B on WebShop / ALFWorld: " +
       "the same shape of experiment, not the same environment or policy, so compare gaps, not absolute values.",
     "",
     "The real-env rows train on the domain's own train tasks, as the paper's baselines do: their curriculum picks " +
@@ -90,13 +104,14 @@ export function markdown(
     lines.push(
       `## ${domain} (≈ ${PAPER_ENV[domain]})`,
       "",
-      "| method | success % | paper % | real transitions | synthetic transitions | seconds |",
-      "|---|---|---|---|---|---|",
+      "| method | success % | paper % | sim-to-real gap (pts) | real transitions | synthetic transitions | seconds |",
+      "|---|---|---|---|---|---|---|",
     );
     for (const s of summaries.filter((x) => x.domain === domain)) {
       const success = s.successMean === null ? "failed" : `${fmt(s.successMean)} ± ${fmt(s.successStd)}`;
+      const gap = s.gapMean === null ? "—" : `${s.gapMean >= 0 ? "+" : ""}${fmt(s.gapMean)} ± ${fmt(s.gapStd)}`;
       lines.push(
-        `| ${s.label} | ${success}${s.failed > 0 ? ` (${s.failed} failed)` : ""} | ${fmt(s.paper)} | ${count(s.realTransitions)} | ${count(s.syntheticTransitions)} | ${fmt(s.seconds, 0)} |`,
+        `| ${s.label} | ${success}${s.failed > 0 ? ` (${s.failed} failed)` : ""} | ${fmt(s.paper)} | ${gap} | ${count(s.realTransitions)} | ${count(s.syntheticTransitions)} | ${fmt(s.seconds, 0)} |`,
       );
     }
     lines.push("");

@@ -97,6 +97,8 @@ export function registerTrainCommands(program: Command) {
         seed: result.seed,
         untrainedSuccess: result.untrained.successRate,
         finalSuccess: result.final.successRate,
+        // The same policy on the same test tasks in the synthetic environment (methods with a synthetic phase).
+        ...(result.finalSimulated ? { finalSimSuccess: result.finalSimulated.successRate } : {}),
         finalMeanReward: result.final.meanReward,
         testEpisodes: result.final.episodes,
         realTransitions: result.realTransitions,
