@@ -88,7 +88,8 @@ const config = parseRunConfig({
   tasksPerBatch: 3,
   groupSize: 4,
   seedTasks: 10,
-  evaluation: { interval: 3, episodes: 4 },
+  // No sim-to-real evaluation: its synthetic episodes call the endpoint too, but store no steps to count.
+  evaluation: { interval: 3, episodes: 4, simulated: 0 },
   rollouts: { concurrency: CONCURRENCY },
   backends: { experience: "openai", taskGenerator: "openai" },
   curriculum: { taskGeneration: true },

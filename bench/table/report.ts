@@ -109,7 +109,8 @@ export function markdown(
     );
     for (const s of summaries.filter((x) => x.domain === domain)) {
       const success = s.successMean === null ? "failed" : `${fmt(s.successMean)} ± ${fmt(s.successStd)}`;
-      const gap = s.gapMean === null ? "—" : `${s.gapMean >= 0 ? "+" : ""}${fmt(s.gapMean)} ± ${fmt(s.gapStd)}`;
+      const gap =
+        s.gapMean === null ? "—" : `${s.gapMean >= 0 ? "+" : ""}${fmt(s.gapMean)} ± ${fmt(s.gapStd)}`;
       lines.push(
         `| ${s.label} | ${success}${s.failed > 0 ? ` (${s.failed} failed)` : ""} | ${fmt(s.paper)} | ${gap} | ${count(s.realTransitions)} | ${count(s.syntheticTransitions)} | ${fmt(s.seconds, 0)} |`,
       );

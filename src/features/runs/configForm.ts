@@ -436,6 +436,14 @@ export const FIELDS: readonly FieldDef[] = [
     use: "always",
   },
   {
+    path: "evaluation.simulated",
+    label: "Sim-to-real tasks",
+    hint: "Of those test tasks, also played in the synthetic environment: the sim-to-real gap (0: off)",
+    section: "Evaluation",
+    kind: int(0),
+    use: "synthetic",
+  },
+  {
     path: "evaluation.greedy",
     label: "Greedy evaluation",
     hint: "Off: sample, as the untrained baseline does",
