@@ -85,10 +85,12 @@ export interface TransitionScore {
   predictedElements: number;
   hallucinated: number;
   latencyMs: number;
+  /** The model's confidence in this prediction (absent when it reports none). */
+  confidence?: number;
 }
 
 export function scoreTransition(
-  predicted: Outcome & { latencyMs: number },
+  predicted: Outcome & { latencyMs: number; confidence?: number },
   real: Outcome,
   inputs: FidelityInputs,
 ): TransitionScore {
@@ -103,7 +105,42 @@ export function scoreTransition(
     predictedElements: elements(predicted.next.text).length,
     hallucinated: hallucinatedElements(predicted.next.text, real.next.text, inputs).length,
     latencyMs: predicted.latencyMs,
+    ...(predicted.confidence !== undefined ? { confidence: predicted.confidence } : {}),
   };
+}
+
+/**
+ * A prediction wrong in any way the training signal feels: an element of the next page that is not there, a
+ * reward off by more than the tolerance, the wrong end of the episode, or an impossible action taken as possible.
+ */
+export function isWrong(s: TransitionScore): boolean {
+  return s.hallucinated > 0 || s.rewardError > REWARD_TOLERANCE || !s.doneMatch || !s.validMatch;
+}
+
+/**
+ * How well confidence tells right predictions from wrong ones: the probability that a right prediction has more
+ * confidence than a wrong one (ties count half), i.e. the area under the ROC curve. 0.5 is no better than a coin;
+ * null without both kinds or without confidences.
+ */
+export function confidenceAuroc(scores: readonly TransitionScore[]): number | null {
+  const right: number[] = [];
+  const wrong: number[] = [];
+  for (const s of scores) if (s.confidence !== undefined) (isWrong(s) ? wrong : right).push(s.confidence);
+  if (right.length === 0 || wrong.length === 0) return null;
+  // Mann–Whitney U over the pooled ranks (average ranks for ties), in O(n log n).
+  const pooled = [...right.map((v) => ({ v, right: true })), ...wrong.map((v) => ({ v, right: false }))].sort(
+    (a, b) => a.v - b.v,
+  );
+  let rankSumRight = 0;
+  for (let i = 0; i < pooled.length; ) {
+    let j = i;
+    while (j < pooled.length && pooled[j]!.v === pooled[i]!.v) j++;
+    const averageRank = (i + 1 + j) / 2;
+    for (let k = i; k < j; k++) if (pooled[k]!.right) rankSumRight += averageRank;
+    i = j;
+  }
+  const u = rankSumRight - (right.length * (right.length + 1)) / 2;
+  return u / (right.length * wrong.length);
 }
 
 export interface FidelityReport {
@@ -121,6 +158,11 @@ export interface FidelityReport {
   invalidActionAgreement: number;
   /** Hallucinated elements over all predicted elements (pooled). */
   hallucinationRate: number;
+  /** Does the model know when it does not know? Confidence's AUROC for right vs wrong predictions (isWrong). */
+  confidenceAuroc: number | null;
+  /** Mean confidence of the right and of the wrong predictions. */
+  confidenceRight: number | null;
+  confidenceWrong: number | null;
   latencyMsMean: number;
   latencyMsP95: number;
 }
@@ -131,6 +173,13 @@ const round = (x: number) => Math.round(x * 10_000) / 10_000;
 
 function meanOf(items: TransitionScore[], f: (s: TransitionScore) => number): number {
   return items.length === 0 ? 0 : items.reduce((a, s) => a + f(s), 0) / items.length;
+}
+
+const nullableRound = (x: number | null) => (x === null ? null : round(x));
+
+function meanConfidence(scores: TransitionScore[]): number | null {
+  const values = scores.flatMap((s) => (s.confidence !== undefined ? [s.confidence] : []));
+  return values.length === 0 ? null : round(values.reduce((a, v) => a + v, 0) / values.length);
 }
 
 export function aggregate(scores: TransitionScore[]): FidelityReport {
@@ -153,6 +202,9 @@ export function aggregate(scores: TransitionScore[]): FidelityReport {
     doneAccuracy: round(mean((s) => (s.doneMatch ? 1 : 0))),
     invalidActionAgreement: round(mean((s) => (s.validMatch ? 1 : 0))),
     hallucinationRate: round(predicted === 0 ? 0 : hallucinated / predicted),
+    confidenceAuroc: nullableRound(confidenceAuroc(scores)),
+    confidenceRight: meanConfidence(scores.filter((s) => !isWrong(s))),
+    confidenceWrong: meanConfidence(scores.filter(isWrong)),
     latencyMsMean: round(mean((s) => s.latencyMs)),
     latencyMsP95: round(latencies[Math.min(n - 1, Math.floor(0.95 * n))] ?? 0),
   };

@@ -1,6 +1,7 @@
 import type { RealDomain } from "../envs/domain";
 import type { ReplayBuffer } from "../replay/buffer";
 import type { Step, StepResult } from "../types";
+import { demonstrationConfidence } from "./confidence";
 import { aggregate, type FidelityReport, scoreTransition, type TransitionScore } from "./fidelity";
 import type { ExperienceInput, ExperienceModel, ExperiencePrediction, ExperienceSettings } from "./types";
 
@@ -66,7 +67,17 @@ export async function measureFidelity(
       await options.onPrediction?.(input, predicted, real);
       scores.push(
         scoreTransition(
-          { ...predicted, valid: predicted.error === undefined && predicted.valid },
+          {
+            next: predicted.next,
+            reward: predicted.reward,
+            done: predicted.done,
+            latencyMs: predicted.latencyMs,
+            valid: predicted.error === undefined && predicted.valid,
+            // The same confidence the synthetic environment would act on (synthetic.ts).
+            ...(predicted.error === undefined
+              ? { confidence: (predicted.confidence ?? demonstrationConfidence(action, demonstrations)).value }
+              : {}),
+          },
           { next: real.observation, reward: real.reward, done: real.done, valid: real.valid },
           {
             instruction: task.instruction,

@@ -1,6 +1,13 @@
 import type { Demonstration, ReplayBuffer } from "../replay/buffer";
 import type { Environment, Observation, Step, StepResult, Task } from "../types";
-import type { ExperienceModel, ExperiencePrediction, ExperienceSettings } from "./types";
+import { demonstrationConfidence } from "./confidence";
+import type {
+  Confidence,
+  ExperienceModel,
+  ExperiencePrediction,
+  ExperienceSettings,
+  Pessimism,
+} from "./types";
 
 /** What a synthetic step carries besides the StepResult: everything the UI and the store need to audit it. */
 export interface SyntheticStepInfo extends Record<string, unknown> {
@@ -12,6 +19,13 @@ export interface SyntheticStepInfo extends Record<string, unknown> {
   completionTokens?: number;
   raw?: string;
   modelError?: string;
+  /** The model's confidence in this step, 0–1, and its parts (absent for a reply that could not be used). */
+  confidence?: number;
+  confidenceParts?: Record<string, number>;
+  /** What pessimism did to this step: the episode halted here, or its reward was penalised. */
+  pessimism?: "halted" | "penalised";
+  /** The model's own reward, before pessimism changed it. */
+  predictedReward?: number;
 }
 
 /**
@@ -52,7 +66,15 @@ export class SyntheticEnvironment implements Environment {
     const history = this.settings.historyWindow > 0 ? this.history.slice(-this.settings.historyWindow) : [];
     const prediction = await this.model.predict({ task, history, state, action, demonstrations });
     const outOfSteps = this.history.length + 1 >= this.maxSteps;
-    const result = toStepResult(prediction, demonstrations, outOfSteps);
+    const confidence =
+      prediction.error === undefined
+        ? (prediction.confidence ?? demonstrationConfidence(action, demonstrations))
+        : undefined;
+    const result = pessimistic(
+      toStepResult(prediction, demonstrations, outOfSteps, confidence),
+      confidence,
+      this.settings.pessimism,
+    );
     this.history.push({
       state,
       action,
@@ -82,6 +104,7 @@ function toStepResult(
   p: ExperiencePrediction,
   demonstrations: Demonstration[],
   outOfSteps: boolean,
+  confidence: Confidence | undefined,
 ): StepResult {
   const info: SyntheticStepInfo = {
     reasoning: p.reasoning,
@@ -91,6 +114,7 @@ function toStepResult(
     ...(p.usage ? { promptTokens: p.usage.promptTokens, completionTokens: p.usage.completionTokens } : {}),
     ...(p.raw !== undefined ? { raw: p.raw } : {}),
     ...(p.error !== undefined ? { modelError: p.error } : {}),
+    ...(confidence ? { confidence: confidence.value, confidenceParts: confidence.parts } : {}),
   };
   // A reply that could not be used is a no-op for the agent, and is marked so that it is never stored as valid.
   const valid = p.error === undefined && p.valid;
@@ -101,5 +125,35 @@ function toStepResult(
     success: valid && p.done && p.success,
     valid,
     info,
+  };
+}
+
+/**
+ * The step as pessimism leaves it (MOReL's halt or MOPO's penalty, experience/types.ts Pessimism). An unusable
+ * reply (no confidence) is already a no-op without reward; an impossible action is answered for certain.
+ */
+function pessimistic(
+  result: StepResult,
+  confidence: Confidence | undefined,
+  pessimism?: Pessimism,
+): StepResult {
+  if (!pessimism || pessimism.mode === "off" || !confidence || !result.valid) return result;
+  const info = result.info as SyntheticStepInfo;
+  if (pessimism.mode === "halt") {
+    if (confidence.value >= pessimism.threshold) return result;
+    return {
+      ...result,
+      reward: -pessimism.penalty,
+      done: true,
+      success: false,
+      info: { ...info, pessimism: "halted", predictedReward: result.reward },
+    };
+  }
+  const penalty = pessimism.penalty * (1 - confidence.value);
+  if (penalty === 0) return result;
+  return {
+    ...result,
+    reward: result.reward - penalty,
+    info: { ...info, pessimism: "penalised", predictedReward: result.reward },
   };
 }

@@ -32,6 +32,17 @@ export interface ExperiencePrediction {
    * (state unchanged, reward 0) and must never be stored as a valid step.
    */
   error?: string;
+  /** How far the model may be trusted on this step, with its parts (confidence.ts). */
+  confidence?: Confidence;
+}
+
+/**
+ * An experience model's confidence in one prediction, 0–1, with the parts it is made of, each 0–1 as well (named
+ * so that a researcher can see why: "familiarity 0.31" says the buffer has nothing like this state and action).
+ */
+export interface Confidence {
+  value: number;
+  parts: Record<string, number>;
 }
 
 export interface PredictOptions {
@@ -53,6 +64,20 @@ export interface ExperienceSettings {
   reasoning: boolean;
   /** Retrieve only from these sources (offline only keeps the model grounded in real experience). */
   sources?: TrajectorySource[];
+  /** What the synthetic environment does at a step its model is unsure of (off unless set). */
+  pessimism?: Pessimism;
+}
+
+/**
+ * Acting on the experience model's uncertainty, as model-based offline RL does, so that a policy cannot earn
+ * reward where the model is only guessing:
+ * - halt (MOReL): a step below `threshold` confidence ends the episode there with reward −`penalty`;
+ * - penalty (MOPO): every step's reward loses `penalty` × (1 − confidence).
+ */
+export interface Pessimism {
+  mode: "off" | "halt" | "penalty";
+  threshold: number;
+  penalty: number;
 }
 
 export const DEFAULT_EXPERIENCE_SETTINGS: ExperienceSettings = { k: 8, historyWindow: 4, reasoning: true };

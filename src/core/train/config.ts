@@ -68,6 +68,17 @@ export const RunConfigFields = z.strictObject({
       reasoning: z.boolean().default(true),
       /** Retrieve only real (offline) experience, not the run's own synthetic transitions. */
       offlineOnly: z.boolean().default(true),
+      /**
+       * Pessimism where the experience model is unsure (experience/types.ts Pessimism): off, halt (MOReL: end
+       * the episode below `threshold` confidence, reward −penalty) or penalty (MOPO: reward − penalty × doubt).
+       */
+      pessimism: z
+        .strictObject({
+          mode: z.enum(["off", "halt", "penalty"]).default("off"),
+          threshold: z.number().min(0).max(1).default(0.3),
+          penalty: z.number().min(0).max(100).default(1),
+        })
+        .prefault({}),
     })
     .prefault({}),
   curriculum: z

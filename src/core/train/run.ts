@@ -89,6 +89,7 @@ export function experienceSettings(config: RunConfig): ExperienceSettings {
     historyWindow: config.experience.historyWindow,
     reasoning: config.experience.reasoning,
     ...(config.experience.offlineOnly ? { sources: ["offline" as const] } : {}),
+    ...(config.experience.pessimism.mode !== "off" ? { pessimism: config.experience.pessimism } : {}),
   };
 }
 

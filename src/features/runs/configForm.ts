@@ -380,6 +380,37 @@ export const FIELDS: readonly FieldDef[] = [
     use: "synthetic",
   },
   {
+    path: "experience.pessimism.mode",
+    label: "Pessimism",
+    hint: "Where the experience model is unsure: halt the episode (MOReL) or penalise the reward (MOPO)",
+    section: "Experience model",
+    kind: {
+      type: "enum",
+      options: [
+        { value: "off", label: "Off" },
+        { value: "halt", label: "Halt below the threshold (MOReL)" },
+        { value: "penalty", label: "Penalty × doubt (MOPO)" },
+      ],
+    },
+    use: "synthetic",
+  },
+  {
+    path: "experience.pessimism.threshold",
+    label: "Pessimism threshold",
+    hint: "Halt: steps below this confidence (0–1) end the episode",
+    section: "Experience model",
+    kind: num(0, 0.05, 1),
+    use: "synthetic",
+  },
+  {
+    path: "experience.pessimism.penalty",
+    label: "Pessimism penalty",
+    hint: "Halt: the reward of a halted step is minus this; penalty: reward − this × (1 − confidence)",
+    section: "Experience model",
+    kind: num(0, 0.1),
+    use: "synthetic",
+  },
+  {
     path: "curriculum.taskGeneration",
     label: "Task generation",
     hint: "Write variations of high-variance tasks; off is the paper's “w/o task generation” (real-env default: off)",

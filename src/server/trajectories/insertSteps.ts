@@ -30,6 +30,10 @@ export interface StepRow {
   completionTokens?: number | null;
   raw?: string | null;
   parseError?: string | null;
+  confidence?: number | null;
+  confidenceParts?: Record<string, number> | null;
+  pessimism?: string | null;
+  predictedReward?: number | null;
 }
 
 const COLUMNS = [
@@ -57,6 +61,10 @@ const COLUMNS = [
   "completionTokens",
   "raw",
   "parseError",
+  "confidence",
+  "confidenceParts",
+  "pessimism",
+  "predictedReward",
   "createdAt",
 ] as const;
 
@@ -89,6 +97,10 @@ export async function insertSteps(db: Executor, rows: readonly StepRow[]): Promi
     r.completionTokens ?? null,
     r.raw ?? null,
     r.parseError ?? null,
+    r.confidence ?? null,
+    r.confidenceParts ?? null,
+    r.pessimism ?? null,
+    r.predictedReward ?? null,
     now,
   ]);
   await bulkInsert(db, "Step", COLUMNS, values);

@@ -58,6 +58,12 @@ export async function ensureTasks(db: Db, tasks: readonly Task[], runId?: string
 const str = (v: unknown) => (typeof v === "string" ? v : null);
 const num = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? v : null);
 
+function confidenceParts(v: unknown): Record<string, number> | null {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) return null;
+  const parts = Object.entries(v).filter((e): e is [string, number] => typeof e[1] === "number");
+  return parts.length ? Object.fromEntries(parts) : null;
+}
+
 /** What a synthetic step's info says about how it was made (SyntheticStepInfo), as Step columns. */
 function auditFields(info: Record<string, unknown> | undefined): Partial<StepRow> {
   if (!info) return {};
@@ -72,6 +78,10 @@ function auditFields(info: Record<string, unknown> | undefined): Partial<StepRow
     raw: str(info.raw),
     parseError: str(info.modelError),
     neighbourIds: ids,
+    confidence: num(info.confidence),
+    confidenceParts: confidenceParts(info.confidenceParts),
+    pessimism: str(info.pessimism),
+    predictedReward: num(info.predictedReward),
   };
 }
 

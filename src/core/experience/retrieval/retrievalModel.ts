@@ -2,7 +2,14 @@ import { LRUCache } from "lru-cache";
 import type { Demonstration } from "../../replay/buffer";
 import type { Observation } from "../../types";
 import { actionTemplate, isAdmissible, normaliseAction } from "../admissible";
-import type { ExperienceInput, ExperienceModel, ExperiencePrediction, ExperienceSettings } from "../types";
+import { combine } from "../confidence";
+import type {
+  Confidence,
+  ExperienceInput,
+  ExperienceModel,
+  ExperiencePrediction,
+  ExperienceSettings,
+} from "../types";
 import { type Analogy, analogy, applySubstitutions } from "./analogy";
 import { goalEvidence, situationOf } from "./evidence";
 
@@ -136,12 +143,14 @@ export class RetrievalExperienceModel implements ExperienceModel {
 
     const admissible = isAdmissible(input.action, input.state.actions);
     if (admissible === false) {
-      return finish(
-        invalid(
+      return finish({
+        ...invalid(
           input,
           `The action "${input.action}" is not among the admissible actions of the current state, so it is not possible here: the state stays the same and the reward is 0.`,
         ),
-      );
+        // The state lists what can be done: no guess is involved.
+        confidence: combine({ admissibility: 1 }),
+      });
     }
 
     const template = actionTemplate(input.action);
@@ -198,6 +207,7 @@ export class RetrievalExperienceModel implements ExperienceModel {
         done: false,
         success: false,
         valid: true,
+        confidence: combine({ familiarity: 0, match: 0, agreement: 0, outcome: 0 }),
       });
     }
 
@@ -206,16 +216,18 @@ export class RetrievalExperienceModel implements ExperienceModel {
       : { chosen: candidates[0]!, agreeing: 1, considered: 1 };
     const chosen = best.chosen;
 
+    const outcome = estimateOutcome(input, candidates, chosen);
+    const confidence = confidenceOf(input, chosen, best, outcome);
     if (!chosen.demo.valid && (chosen.exact || (chosen.sameTemplate && chosen.analogy.overlap > 0.9))) {
-      return finish(
-        invalid(
+      return finish({
+        ...invalid(
           input,
           `Demonstration ${chosen.index + 1} tried the same action in ${chosen.exact ? "this very" : "an almost identical"} state and it was not possible there, so it is not possible here either: the state stays the same and the reward is 0.`,
         ),
-      );
+        confidence,
+      });
     }
 
-    const outcome = estimateOutcome(input, candidates, chosen);
     const lines = [
       `The action "${input.action}" ${admissible ? "is among the admissible actions" : "was not checked against a list of admissible actions"}.`,
       chosen.historyStep !== undefined
@@ -236,6 +248,7 @@ export class RetrievalExperienceModel implements ExperienceModel {
       done: outcome.done,
       success: outcome.success,
       valid: true,
+      confidence,
     });
   }
 }
@@ -290,6 +303,30 @@ interface Outcome {
   done: boolean;
   success: boolean;
   explanation: string;
+  /** 0–1: how unanimous the analogues' evidence on ending the episode and its reward was. */
+  certainty: number;
+}
+
+/**
+ * The parts of a retrieval prediction's confidence:
+ * - familiarity: the retriever's best cosine (is this state and action novel for the replay buffer?);
+ * - match: how little of the chosen analogue had to be rewritten (1 for the very same state and action);
+ * - agreement: the share of the best analogues whose adapted next state agrees with the chosen one;
+ * - outcome: how unanimous the analogues were on done and the reward.
+ */
+function confidenceOf(
+  input: ExperienceInput,
+  chosen: Candidate,
+  best: { agreeing: number; considered: number },
+  outcome: Outcome,
+): Confidence {
+  const sure = chosen.exact || chosen.historyStep !== undefined;
+  return combine({
+    familiarity: sure ? 1 : Math.max(0, ...input.demonstrations.map((d) => d.score)),
+    match: sure ? 1 : chosen.analogy.overlap * (chosen.sameTemplate ? 1 : 0.5),
+    agreement: best.agreeing / Math.max(1, best.considered),
+    outcome: outcome.certainty,
+  });
 }
 
 /**
@@ -303,6 +340,7 @@ function estimateOutcome(input: ExperienceInput, candidates: Candidate[], chosen
       done: chosen.demo.done,
       success: chosen.demo.success,
       explanation: `It ${chosen.demo.done ? "ended the episode" : "did not end the episode"} with reward ${chosen.demo.reward}.`,
+      certainty: 1,
     };
   }
   const peers = candidates.filter((c) => c.sameTemplate);
@@ -352,5 +390,15 @@ function estimateOutcome(input: ExperienceInput, candidates: Candidate[], chosen
   // Outcome rewards: only the step that ends the episode is rewarded.
   if (!done) reward = 0;
   const success = done && reward >= 0.999;
-  return { reward, done, success, explanation };
+  // Ending or not: |2·share − 1| (an even split is no evidence). The reward: how far the kernel estimate was from
+  // the binary decision it was rounded to, when it was rounded (0.5 exactly is a coin toss).
+  const doneCertainty = Math.abs(2 * doneShare - 1);
+  const rewardCertainty = done && ending.length > 0 ? rewardAgreement(ending, reward) : 1;
+  return { reward, done, success, explanation, certainty: doneCertainty * rewardCertainty };
+}
+
+/** The share of the ending analogues whose reward is within 0.25 of the one predicted. */
+function rewardAgreement(ending: Candidate[], reward: number): number {
+  const close = ending.filter((c) => Math.abs(c.demo.reward - reward) <= 0.25).length;
+  return close / ending.length;
 }
