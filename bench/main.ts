@@ -9,6 +9,7 @@ const BENCHES: Record<string, () => Promise<(args: string[]) => Promise<void>>> 
   table: async () => (await import("./table")).tableBench,
   "ui-stepper": async () => (await import("./uiStepper")).uiStepperBench,
   "ui-heatmap": async () => (await import("./uiHeatmap")).uiHeatmapBench,
+  "webshop-rule": async () => (await import("./webshopRule")).webshopRuleBench,
 };
 
 async function main() {

@@ -83,14 +83,19 @@ test("a PM launches a short run from a preset, watches its curves grow, compares
   expect(distinct).toEqual([...distinct].sort((a, b) => a - b));
   expect(distinct.length).toBeGreaterThanOrEqual(2);
   await expect(page.getByTestId("success-chart")).toHaveAttribute("data-points", "3");
-  // Evaluated every iteration: three real-env points and three synthetic ones.
-  await expect(page.getByTestId("success-chart").locator(".recharts-line-dots circle")).toHaveCount(6);
+  // Evaluated every iteration: three points of the synthetic rollouts, three of the test tasks in the real
+  // environment and three of the same tasks in the synthetic one (the sim-to-real gap's two sides).
+  await expect(page.getByTestId("success-chart").locator(".recharts-line-dots circle")).toHaveCount(9);
+  await expect(page.getByTestId("gap-chart")).toHaveAttribute("data-points", "3");
+  await expect(page.getByTestId("run-final-gap")).toContainText(/^[+−]\d+\.\d pts/);
   await expect(page.getByTestId("run-final-success")).toContainText("%");
   await expect(page.getByTestId("run-iteration")).toHaveText("3 of 3 iterations");
   await expect(page.getByTestId("run-progress-bar")).toHaveAttribute("style", /width: 100%/);
   // The final evaluation is the real-env curve's last point, at the last iteration, and reads as the header does.
   const finalFigure = ((await page.getByTestId("run-final-success").textContent()) ?? "").split(" ")[0];
-  const finalPoint = page.getByTestId("success-chart").getByTestId("final-point");
+  const finalPoint = page
+    .getByTestId("success-chart")
+    .locator('[data-testid="final-point"][data-series="realSuccess"]');
   await expect(finalPoint).toHaveCount(1);
   await expect(finalPoint).toHaveAttribute("data-iteration", "3");
   await expect(finalPoint.getByTestId("final-label")).toHaveText(`final ${finalFigure}`);

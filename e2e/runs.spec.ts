@@ -51,7 +51,9 @@ test("a PM's DreamGym-S2R run counts its iterations without a planned total, sho
   // The header's final figure is the real-env curve's last point, at the last iteration, marked "final".
   const header = ((await page.getByTestId("run-final-success").textContent()) ?? "").split(" ")[0];
   expect(header).toMatch(/%$/);
-  const finalPoint = page.getByTestId("success-chart").getByTestId("final-point");
+  const finalPoint = page
+    .getByTestId("success-chart")
+    .locator('[data-testid="final-point"][data-series="realSuccess"]');
   await expect(finalPoint).toHaveCount(1);
   await expect(finalPoint).toHaveAttribute("data-iteration", String(done));
   await expect(finalPoint.getByTestId("final-label")).toHaveText(`final ${header}`);

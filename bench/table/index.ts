@@ -115,6 +115,7 @@ function runOne(job: Job, dataDir: string, configDir: string): Promise<RunOutcom
           ...base,
           finalSuccess: r.finalSuccess,
           ...(r.finalSimSuccess !== undefined ? { finalSimSuccess: r.finalSimSuccess } : {}),
+          ...(r.finalWebshopSuccess !== undefined ? { finalWebshopSuccess: r.finalWebshopSuccess } : {}),
           untrainedSuccess: r.untrainedSuccess,
           realTransitions: r.realTransitions,
           syntheticTransitions: r.syntheticTransitions,

@@ -99,6 +99,10 @@ export function registerTrainCommands(program: Command) {
         finalSuccess: result.final.successRate,
         // The same policy on the same test tasks in the synthetic environment (methods with a synthetic phase).
         ...(result.finalSimulated ? { finalSimSuccess: result.finalSimulated.successRate } : {}),
+        // The shop's success under WebShop's own rule (fuzzy options), beside the strict figure above.
+        ...(result.final.webshopSuccessRate !== undefined
+          ? { finalWebshopSuccess: result.final.webshopSuccessRate }
+          : {}),
         finalMeanReward: result.final.meanReward,
         testEpisodes: result.final.episodes,
         realTransitions: result.realTransitions,

@@ -1,6 +1,7 @@
 import type { RealDomain } from "../envs/domain";
+import { type WebshopVerdict, webshopVerdictOf } from "../envs/shop/webshopVerdict";
 import type { LinearPolicy } from "../policy/linearPolicy";
-import { rollout } from "../rollout";
+import { type Episode, rollout } from "../rollout";
 import type { Environment, Task } from "../types";
 import { concurrently } from "./concurrently";
 
@@ -9,6 +10,21 @@ export interface EvaluationResult {
   successRate: number;
   meanReward: number;
   transitions: number;
+  /**
+   * Success under WebShop's own rule (fuzzy options and attributes, envs/shop/webshopRule.ts) on the same
+   * episodes, beside successRate's strict rule. Present only when every episode's environment reported a
+   * verdict: the real shop does; household and the synthetic environment do not.
+   */
+  webshopSuccessRate?: number;
+  /** Mean reward under WebShop's own rule; present with webshopSuccessRate. */
+  webshopMeanReward?: number;
+}
+
+/** WebShop's verdicts of the episodes (from their last step's info), or undefined unless every one has one. */
+function webshopVerdicts(episodes: readonly Episode[]): WebshopVerdict[] | undefined {
+  const verdicts = episodes.map((e) => webshopVerdictOf(e.infos[e.infos.length - 1]));
+  if (verdicts.length === 0 || verdicts.some((v) => v === undefined)) return undefined;
+  return verdicts.filter((v): v is WebshopVerdict => v !== undefined);
 }
 
 /**
@@ -33,10 +49,16 @@ export async function evaluatePolicy(
     return rollout(makeEnv(), agent, task, domain.maxSteps);
   });
   const n = Math.max(1, tasks.length);
-  return {
+  const result: EvaluationResult = {
     episodes: tasks.length,
     successRate: episodes.filter((e) => e.success).length / n,
     meanReward: episodes.reduce((sum, e) => sum + e.totalReward, 0) / n,
     transitions: episodes.reduce((sum, e) => sum + e.steps.length, 0),
   };
+  const verdicts = webshopVerdicts(episodes);
+  if (verdicts) {
+    result.webshopSuccessRate = verdicts.filter((v) => v.success).length / n;
+    result.webshopMeanReward = verdicts.reduce((sum, v) => sum + v.reward, 0) / n;
+  }
+  return result;
 }

@@ -7,6 +7,8 @@ import { pageKindOf, SEARCH_TEMPLATE } from "./pages";
 import { expertPolicy } from "./policies";
 import { shopReward } from "./reward";
 import { runEpisode } from "./testing";
+import { webshopScore } from "./webshopRule";
+import { WEBSHOP_INFO_KEY, webshopVerdictOf } from "./webshopVerdict";
 
 const task: Task = shopTask("test", 3);
 const goal = ShopGoal.parse(task.goal);
@@ -105,6 +107,25 @@ describe("buy now", () => {
     const after = await env.step("click[back to search]");
     expect(after).toMatchObject({ done: true, valid: false, reward: 0, success: false });
   });
+
+  it("reports WebShop's own rule beside the strict reward, in the step's info", async () => {
+    const { env } = await fresh();
+    await env.step(titleQuery);
+    await env.step(`click[${goalId}]`);
+    const [type, value] = Object.entries(goal.options)[0] ?? [];
+    if (type !== undefined && value !== undefined) await env.step(`click[${value}]`);
+    const r = await env.step("click[buy now]");
+    const product = getProduct(goal.asin);
+    if (!product) throw new Error("goal product missing");
+    const chosen = type !== undefined && value !== undefined ? { [type]: value } : {};
+    expect(r.info?.[WEBSHOP_INFO_KEY]).toEqual(webshopScore(goal, product, chosen));
+    expect(webshopVerdictOf(r.info)).toEqual({
+      reward: webshopScore(goal, product, chosen).reward,
+      success: webshopScore(goal, product, chosen).success,
+    });
+    // The strict reward is what the environment returns, whatever WebShop's rule says.
+    expect(r.reward).toBe(shopReward(goal, product, chosen).reward);
+  });
 });
 
 describe("invalid actions", () => {
@@ -156,6 +177,8 @@ describe("step limit", () => {
     const last = await env.step("search[shampoo]");
     expect(last).toMatchObject({ done: true, reward: 0, success: false, valid: true });
     expect(last.info?.truncated).toBe(true);
+    // Nothing bought: WebShop scores 0 too, and says so, so every real episode ends with its verdict.
+    expect(webshopVerdictOf(last.info)).toEqual({ reward: 0, success: false });
   });
 
   it("an invalid 15th step also ends it", async () => {

@@ -9,6 +9,8 @@ import { BUTTON, clickables, renderPage, type ShopPage } from "./pages";
 import { isShopSuccess, shopReward } from "./reward";
 import { searchProducts } from "./search";
 import { squash, tokens } from "./text";
+import { webshopScore } from "./webshopRule";
+import { NO_PURCHASE_VERDICT, WEBSHOP_INFO_KEY } from "./webshopVerdict";
 
 /** Episode length cap, as in WebShop agent evaluations: the 15th step ends the episode. */
 export const MAX_STEPS = 15;
@@ -88,6 +90,8 @@ export class ShopEnvironment implements Environment {
     const info: Record<string, unknown> = { page: this.page.kind, step: this.steps };
     if (!t.valid) info.error = t.error;
     if (truncated) info.truncated = true;
+    // WebShop's verdict on an episode that never bought: 0, as in WebShop (see webshopVerdict.ts).
+    if (truncated && this.goal) info[WEBSHOP_INFO_KEY] = { ...NO_PURCHASE_VERDICT };
     return { observation: this.current, reward: 0, done: truncated, success: false, valid: t.valid, info };
   }
 
@@ -110,6 +114,8 @@ export class ShopEnvironment implements Environment {
       actions: [],
     };
     const info: Record<string, unknown> = { page: "done", step: this.steps, asin, options, breakdown };
+    // WebShop's own rule beside the strict one, which stays the reward (webshopRule.ts says how they differ).
+    if (this.goal) info[WEBSHOP_INFO_KEY] = webshopScore(this.goal, product, options);
     if (!this.goal) info.error = `task ${task.id} has no goal to score against`;
     return {
       observation: this.current,

@@ -6,6 +6,8 @@
  *   ships in the repo, builds in milliseconds and never changes.
  * - Options are matched by normalized equality, not token_set_ratio > 85 with colour collapsing (which makes
  *   "pack of 1" match "pack of 2" and "large" match "x-large"); attribute and type matching follow WebShop.
+ *   That strict rule is the reward; WebShop's own rule (webshopRule.ts) is reported beside it in the last
+ *   step's info (webshopVerdict.ts), so results can be read under either.
  * - r_type's noun sets come from product names ("Brand Line Type") rather than spaCy noun tagging.
  * - The item page says which options are selected (WebShop shows pressed radio buttons, text mode loses them),
  *   and there is no Reviews page (WebShop's is empty for most items).
@@ -44,6 +46,15 @@ export { searchQueries, withoutPriceClause } from "./queries";
 export type { PurchasedProduct, RewardGoal, ShopRewardBreakdown, TypeReward } from "./reward";
 export { attributeMatched, isShopSuccess, optionMatched, shopReward, typeReward } from "./reward";
 export { MAX_RESULTS, searchProducts } from "./search";
+export type { GoalOptionsAs, WebshopParts, WebshopScore } from "./webshopRule";
+export {
+  WEBSHOP_FUZZ_THRESHOLD,
+  webshopAttributeMatched,
+  webshopOptionMatched,
+  webshopScore,
+} from "./webshopRule";
+export type { WebshopVerdict } from "./webshopVerdict";
+export { WEBSHOP_INFO_KEY, webshopVerdictOf } from "./webshopVerdict";
 
 export const shop: RealDomain = {
   name: "shop",

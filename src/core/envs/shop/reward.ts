@@ -17,6 +17,8 @@
  * token_set_ratio > 85 after collapsing colours to a base colour, which makes "8 oz (pack of 1)" match
  * "8 oz (pack of 2)" and "large" match "x-large"; we compare normalized values exactly instead (spelling and
  * unit variants folded, see normalizeOption), so an option constraint means what the instruction says.
+ * This strict rule is the environment's reward and success; WebShop's own rule, fuzzy options and attributes
+ * without our every-word fallback, is scored beside it in webshopRule.ts.
  */
 import type { ShopGoal } from "./goal-schema";
 import { contentTokens, normalizeOption, tokenSetRatio, tokens } from "./text";

@@ -1,0 +1,127 @@
+/**
+ * WebShop's colour collapsing before it compares options (web_agent_site/engine/normalize.py, normalize_color):
+ * a value becomes the first word of COLOR_SET it contains, so "navy blue" and "sky blue" both become "blue".
+ * The containment is a substring test, not a word test, so it also fires inside words: "sandalwood" -> "sand",
+ * "peppermint" -> "mint", "standard" -> "tan". WebShop ships it that way, and its reward inherits the effect.
+ */
+
+/** normalize_color's COLOR_SET, in its order: the order decides which colour a value with two collapses to. */
+export const WEBSHOP_COLOR_SET: readonly string[] = [
+  "alabaster",
+  "apricot",
+  "aqua",
+  "ash",
+  "asphalt",
+  "azure",
+  "banana",
+  "beige",
+  "black",
+  "blue",
+  "blush",
+  "bordeaux",
+  "bronze",
+  "brown",
+  "burgundy",
+  "camel",
+  "camo",
+  "caramel",
+  "champagne",
+  "charcoal",
+  "cheetah",
+  "chestnut",
+  "chocolate",
+  "christmas",
+  "coffee",
+  "cognac",
+  "copper",
+  "coral",
+  "cranberry",
+  "cream",
+  "crystal",
+  "dark",
+  "denim",
+  "eggplant",
+  "elephant",
+  "espresso",
+  "fuchsia",
+  "gold",
+  "granite",
+  "grape",
+  "graphite",
+  "grass",
+  "gray",
+  "green",
+  "grey",
+  "heather",
+  "indigo",
+  "ivory",
+  "ivy",
+  "khaki",
+  "lavender",
+  "lemon",
+  "leopard",
+  "light",
+  "lilac",
+  "lime",
+  "magenta",
+  "maroon",
+  "mauve",
+  "merlot",
+  "midnight",
+  "mint",
+  "mocha",
+  "multicolor",
+  "mushroom",
+  "mustard",
+  "natural",
+  "navy",
+  "nude",
+  "olive",
+  "orange",
+  "peach",
+  "pewter",
+  "pink",
+  "plum",
+  "purple",
+  "rainbow",
+  "red",
+  "rose",
+  "royal",
+  "rust",
+  "sand",
+  "sapphire",
+  "seashell",
+  "silver",
+  "skull",
+  "slate",
+  "steel",
+  "stone",
+  "stonewash",
+  "sunflower",
+  "tan",
+  "taupe",
+  "teal",
+  "tiger",
+  "turquoise",
+  "violet",
+  "walnut",
+  "wheat",
+  "white",
+  "wine",
+  "yellow",
+];
+
+/** normalize_color on a string: the first colour it contains (as a substring), else the value unchanged. */
+export function normalizeColor(value: string): string {
+  return WEBSHOP_COLOR_SET.find((color) => value.includes(color)) ?? value;
+}
+
+/**
+ * normalize_color on a goal option as WebShop's get_reward passes it, a (type, value) pair: Python's `in` on a
+ * tuple asks for an equal element, so only a type or value that IS a colour word collapses (to the first such
+ * colour in COLOR_SET order). Otherwise the pair goes on to token_set_ratio, which reads its text (the tuple's
+ * repr, whose quotes, commas and brackets it drops): the type's words and the value's words.
+ */
+export function normalizeColorPair(type: string, value: string): string {
+  return WEBSHOP_COLOR_SET.find((color) => color === type || color === value) ?? `${type} ${value}`;
+}
