@@ -1,5 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { aggregate, elements, exactMatch, hallucinatedElements, scoreTransition, tokenF1 } from "./fidelity";
+import {
+  aggregate,
+  confidenceAuroc,
+  elements,
+  exactMatch,
+  hallucinatedElements,
+  isWrong,
+  scoreTransition,
+  tokenF1,
+} from "./fidelity";
 
 const inputs = {
   instruction: "put a clean apple in fridge",
@@ -68,5 +77,28 @@ describe("fidelity metrics", () => {
       latencyMsMean: 3,
     });
     expect(report.rewardMAE).toBeCloseTo(0.525);
+  });
+
+  it("measures how well confidence tells right predictions from wrong ones (AUROC)", () => {
+    const real = { next: { text: "Alpha. Beta." }, reward: 1, done: true, valid: true };
+    const score = (right: boolean, confidence: number) =>
+      scoreTransition(
+        right
+          ? { next: { text: "Alpha. Beta." }, reward: 1, done: true, valid: true, latencyMs: 1, confidence }
+          : { next: { text: "Alpha. Zebra." }, reward: 1, done: true, valid: true, latencyMs: 1, confidence },
+        real,
+        inputs,
+      );
+    expect(isWrong(score(false, 0.5))).toBe(true);
+    expect(isWrong(score(true, 0.5))).toBe(false);
+    // Every right prediction more confident than every wrong one: 1. Reversed: 0. All equal: 0.5 (ties half).
+    expect(confidenceAuroc([score(true, 0.9), score(true, 0.8), score(false, 0.3)])).toBe(1);
+    expect(confidenceAuroc([score(true, 0.1), score(false, 0.8)])).toBe(0);
+    expect(confidenceAuroc([score(true, 0.5), score(false, 0.5)])).toBe(0.5);
+    // One of the two right ones above the wrong one: 0.5.
+    expect(confidenceAuroc([score(true, 0.9), score(true, 0.1), score(false, 0.5)])).toBe(0.5);
+    expect(confidenceAuroc([score(true, 0.9)])).toBeNull();
+    const report = aggregate([score(true, 0.9), score(false, 0.3)]);
+    expect(report).toMatchObject({ confidenceAuroc: 1, confidenceRight: 0.9, confidenceWrong: 0.3 });
   });
 });

@@ -75,7 +75,9 @@ export async function measureFidelity(
             valid: predicted.error === undefined && predicted.valid,
             // The same confidence the synthetic environment would act on (synthetic.ts).
             ...(predicted.error === undefined
-              ? { confidence: (predicted.confidence ?? demonstrationConfidence(action, demonstrations)).value }
+              ? {
+                  confidence: (predicted.confidence ?? demonstrationConfidence(action, demonstrations)).value,
+                }
               : {}),
           },
           { next: real.observation, reward: real.reward, done: real.done, valid: real.valid },

@@ -160,4 +160,71 @@ describe("SyntheticEnvironment", () => {
     expect((await env.step("look")).done).toBe(true);
     await expect(env.step("look")).rejects.toThrow(/after the episode ended/);
   });
+
+  it("acts on the model's doubt when asked: MOReL halts an unsure step, MOPO penalises its reward, off leaves it", async () => {
+    /** A model that rewards every step 1 and ends the episode, with a confidence the test sets. */
+    const sure = (value: number): ExperienceModel => ({
+      name: "sure",
+      async predict(input) {
+        return {
+          reasoning: "r",
+          next: { text: `after ${input.action}` },
+          reward: 1,
+          done: true,
+          success: true,
+          valid: true,
+          model: "sure",
+          latencyMs: 1,
+          confidence: { value, parts: { familiarity: value } },
+        };
+      },
+    });
+    const task = household.task("train", 0);
+    const step = async (value: number, pessimism?: ExperienceSettings["pessimism"]) => {
+      const env = new SyntheticEnvironment(
+        "household",
+        sure(value),
+        undefined,
+        settings({ k: 0, ...(pessimism ? { pessimism } : {}) }),
+        initialState,
+        50,
+      );
+      await env.reset(task);
+      return env.step("look");
+    };
+    const off = await step(0.2);
+    expect(off).toMatchObject({ reward: 1, done: true, success: true });
+    expect(off.info).toMatchObject({ confidence: 0.2, confidenceParts: { familiarity: 0.2 } });
+    expect((off.info as SyntheticStepInfo).pessimism).toBeUndefined();
+
+    const halt = { mode: "halt", threshold: 0.3, penalty: 0.5 } as const;
+    const halted = await step(0.2, halt);
+    // The model's success where it is guessing is no success: the episode ends there, with the penalty.
+    expect(halted).toMatchObject({ reward: -0.5, done: true, success: false, valid: true });
+    expect(halted.info).toMatchObject({ pessimism: "halted", predictedReward: 1 });
+    expect(await step(0.9, halt)).toMatchObject({ reward: 1, success: true });
+
+    const penalised = await step(0.2, { mode: "penalty", threshold: 0.3, penalty: 0.5 });
+    expect(penalised.reward).toBeCloseTo(1 - 0.5 * 0.8);
+    expect(penalised).toMatchObject({ done: true, success: true });
+    expect(penalised.info).toMatchObject({ pessimism: "penalised", predictedReward: 1 });
+  });
+
+  it("judges a model that reports no confidence by its demonstrations: how familiar, how unanimous", async () => {
+    const buffer = await offlineBuffer(30);
+    const env = new SyntheticEnvironment(
+      "household",
+      new SpyModel(),
+      buffer,
+      settings({ k: 8 }),
+      initialState,
+      50,
+    );
+    const task = household.task("train", 3);
+    await env.reset(task);
+    const info = (await env.step("go to countertop 1")).info as SyntheticStepInfo;
+    expect(info.confidence).toBeGreaterThan(0);
+    expect(info.confidence).toBeLessThanOrEqual(1);
+    expect(Object.keys(info.confidenceParts ?? {}).sort()).toEqual(["agreement", "familiarity"]);
+  });
 });
