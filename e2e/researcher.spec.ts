@@ -89,6 +89,11 @@ test.describe("researcher debugs a hallucinated transition", () => {
     await expect(
       page.locator("[data-testid=diff-predicted] mark, [data-testid=diff-real] mark").first(),
     ).toBeVisible();
+    // How far the experience model could be trusted here, and what that is made of.
+    await expect(page.getByTestId("confidence-value")).toHaveText(/^confidence \d{1,3}%$/);
+    await expect(page.getByTestId("confidence-part").first()).toHaveText(
+      /^(familiarity|match|agreement|outcome|admissibility) [01]\.\d\d$/,
+    );
     // The demonstrations the experience model retrieved from the replay buffer.
     await expect(page.getByTestId("demonstrations").getByRole("listitem").first()).toBeVisible();
 

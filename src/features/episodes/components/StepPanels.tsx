@@ -1,6 +1,7 @@
 import { RewardBadge } from "@/features/shared/components/Badges";
 import styles from "../episodes.module.css";
 import type { EpisodeStep } from "../types";
+import { ConfidenceLine } from "./ConfidenceLine";
 
 function asActions(value: unknown): string[] {
   return Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : [];
@@ -67,6 +68,7 @@ export function StepPanels({ step, synthetic }: { step: EpisodeStep; synthetic: 
         <pre className={`text ${styles.scroll}`} data-testid="next-state">
           {step.nextState}
         </pre>
+        {synthetic ? <ConfidenceLine step={step} /> : null}
       </section>
     </div>
   );
