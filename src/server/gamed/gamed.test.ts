@@ -16,9 +16,9 @@ describe("where the model is gamed", () => {
   it("ranks a run's synthetic episodes by excess, with real returns over the steps the real replay reached", async () => {
     const w = await seedGamedWorld(t.db);
     const page = await listGamed(t.db, { runId: w.runId }, { offset: 0, limit: 50 });
-    // The episode without any real answer is not ranked; the two at excess 0 tie, broken by id.
+    // The episode without any real answer is not ranked; the two at excess 0 tie, the earlier iteration first.
     expect(page.total).toBe(4);
-    expect(page.items.map((e) => e.id)).toEqual([w.gamed, w.endedFirst, ...[w.faithful, w.invalid].sort()]);
+    expect(page.items.map((e) => e.id)).toEqual([w.gamed, w.endedFirst, w.faithful, w.invalid]);
     const [gamed, endedFirst] = page.items;
     expect(gamed).toMatchObject({
       runName: "gamed run",
@@ -154,6 +154,10 @@ describe("where the model is gamed", () => {
     expect(summary?.parting.all.parted).toBe(all.items.filter((e) => e.parting).length);
     const excesses = all.items.map((e) => e.excess);
     expect(excesses).toEqual([...excesses].sort((a, b) => b - a));
+    // Ties (the same reward every ten episodes): the earliest iteration first.
+    const tie = all.items.filter((e) => e.excess === 0.5).map((e) => e.iteration ?? -1);
+    expect(tie).toHaveLength(3);
+    expect(tie).toEqual([...tie].sort((a, b) => a - b));
     expect(summary?.meanExcess).toBeCloseTo(excesses.reduce((a, b) => a + b, 0) / excesses.length, 9);
     expect((await gamedSummary(t.db, { runId: w.runId }))?.episodes).toBe(5);
   });

@@ -19,8 +19,9 @@ export interface GamedPage {
 }
 
 /**
- * Synthetic episodes ranked by excess (synthetic return − real return, see episodeFigures), largest first, ties
- * by id so that pages never overlap. SQLite aggregates and ranks; only the page's episodes are read further (their
+ * Synthetic episodes ranked by excess (synthetic return − real return, see episodeFigures), largest first; ties
+ * earliest iteration first (where the policy began to game the model), then by task and rollout, so that the order
+ * is the same on every copy of a run and pages never overlap. SQLite aggregates and ranks; only the page's episodes are read further (their
  * first parting step, their run's name). The count comes with the page (a window over the groups), and again on
  * its own only when the page is past the end.
  */
@@ -32,7 +33,8 @@ export async function listGamed(
   const where = filterWhere(filter);
   const rows = await db.$queryRaw<(FiguresRow & { total: number | bigint })[]>(
     Prisma.sql`SELECT ranked.*, COUNT(*) OVER () AS total FROM (${figuresQuery(where, Prisma.empty)}) ranked
-      ORDER BY ROUND(ranked."syntheticReturn" - ranked."realReturn", 9) DESC, ranked.id
+      ORDER BY ROUND(ranked."syntheticReturn" - ranked."realReturn", 9) DESC, ranked.iteration, ranked."taskId",
+        ranked."group", ranked.id
       LIMIT ${page.limit} OFFSET ${page.offset}`,
   );
   const total = rows[0] ? Number(rows[0].total) : page.offset > 0 ? await countRanked(db, where) : 0;
