@@ -1,6 +1,7 @@
 import { annotationsRouter } from "./routers/annotations";
 import { bufferRouter } from "./routers/buffer";
 import { curriculumRouter } from "./routers/curriculum";
+import { gamedRouter } from "./routers/gamed";
 import { jobsRouter } from "./routers/jobs";
 import { runsRouter } from "./routers/runs";
 import { stepsRouter } from "./routers/steps";
@@ -16,6 +17,7 @@ export const appRouter = createTRPCRouter({
   steps: stepsRouter,
   annotations: annotationsRouter,
   curriculum: curriculumRouter,
+  gamed: gamedRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -1,7 +1,7 @@
 import { useMemo } from "react";
 import { DiffText } from "@/features/shared/components/DiffText";
 import { formatReward } from "@/features/shared/lib/formatReward";
-import type { RealAnswer, Verdict } from "@/features/shared/lib/realAnswer";
+import type { RealAnswer, Verdict } from "@/shared/realAnswer";
 import styles from "../episodes.module.css";
 import { diffStates } from "../lib/stepDiff";
 import type { EpisodeStep } from "../types";

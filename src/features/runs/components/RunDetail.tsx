@@ -84,6 +84,9 @@ export function RunDetail({ id }: { id: string }) {
         <Link className="button" href={`/trajectories?run=${r.id}`}>
           Episodes
         </Link>
+        <Link className="button" href={`/runs/${r.id}/gamed`}>
+          Where the model is gamed
+        </Link>
         <RunActions id={r.id} status={r.status} />
         {isActiveStatus(r.status) ? null : <DeleteRun id={r.id} />}
       </div>

@@ -6,6 +6,7 @@ import { usePathname } from "next/navigation";
 const LINKS = [
   { href: "/trajectories", label: "Trajectories" },
   { href: "/flagged", label: "Flagged steps" },
+  { href: "/gamed", label: "Gamed episodes" },
   { href: "/annotations", label: "Annotation queue" },
   { href: "/runs", label: "Runs" },
   { href: "/curriculum", label: "Curriculum" },

@@ -1,5 +1,8 @@
 import { exactMatch, REWARD_TOLERANCE } from "@/core/experience/fidelity";
 
+// In src/shared because the step view and the server (where the model is gamed: server/gamed) must judge a step
+// the same way.
+
 interface StepLike {
   nextState: string;
   reward: number;

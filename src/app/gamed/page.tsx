@@ -1,0 +1,10 @@
+import { Suspense } from "react";
+import { GamedEpisodes } from "@/features/gamed/components/GamedEpisodes";
+
+export default function GamedPage() {
+  return (
+    <Suspense>
+      <GamedEpisodes />
+    </Suspense>
+  );
+}
