@@ -2,7 +2,7 @@
  * What the reproduction table runs: for each domain the untrained policy and behaviour cloning, and for GRPO and
  * PPO the real-env baseline (80K real transitions), DreamGym (0 real, 80K synthetic) and DreamGym-S2R (5K real
  * after the same 80K synthetic); DreamGym's three ablations where the paper reports them (WebShop, GRPO), at the
- * same synthetic budget. Every row is a plain run config, the same the CLI and the UI launch.
+ * same synthetic budget, and beside them DreamGym with pessimism where its model is unsure. Every row is a plain run config, the same the CLI and the UI launch.
  */
 import type { RealDomainName } from "@/core/envs/names";
 import { RL_ALGORITHMS } from "@/core/train/methods";
@@ -169,6 +169,13 @@ export function tableRows(domain: Domain, scale: Scale, seed: number): TableRow[
         label: `DreamGym w/o task generation (${algorithm.toUpperCase()})`,
         algorithm,
         config: { ...dreamgym, curriculum: { taskGeneration: false } },
+      },
+      // Not the paper's: pessimism where the experience model is unsure (MOPO's reward penalty), off by default.
+      {
+        key: `pessimism/${algorithm}`,
+        label: `DreamGym + pessimism, MOPO penalty 1 (${algorithm.toUpperCase()})`,
+        algorithm,
+        config: { ...dreamgym, experience: { pessimism: { mode: "penalty", penalty: 1 } } },
       },
     );
   }
