@@ -158,7 +158,7 @@ export function RunDetail({ id }: { id: string }) {
       <div className={styles.charts}>
         <CurveChart
           title="Success rate"
-          subtitle="synthetic rollouts · real-env test tasks"
+          subtitle="rollouts · test tasks in the real and the synthetic env"
           testId="success-chart"
           data={successRows}
           xMax={r.plannedIterations}
