@@ -54,8 +54,17 @@ describe("bench:table --quick", () => {
         const dreamgym = rows.find((s: { key: string }) => s.key === "dreamgym/grpo");
         expect(dreamgym.realTransitions).toBe(0);
         expect(dreamgym.syntheticTransitions).toBeGreaterThan(0);
+        // The sim-to-real gap for the rows with a synthetic phase, and only for them.
+        expect(typeof dreamgym.gapMean).toBe("number");
+        expect(real.gapMean).toBeNull();
+        // The shop's purchases are also scored by WebShop's own rule; the household has no such rule.
+        if (domain === "shop") expect(typeof real.webshopMean).toBe("number");
+        else expect(real.webshopMean).toBeNull();
       }
-      expect(fs.readFileSync(path.join(out, "table-quick.md"), "utf8")).toContain("DreamGym-S2R (GRPO)");
+      const markdown = fs.readFileSync(path.join(out, "table-quick.md"), "utf8");
+      expect(markdown).toContain("DreamGym-S2R (GRPO)");
+      expect(markdown).toContain("| method | success % | WebShop rule % | paper % | sim-to-real gap (pts) |");
+      expect(markdown).toContain("DreamGym + pessimism, MOPO penalty 1 (GRPO)");
     } finally {
       fs.rmSync(out, { recursive: true, force: true });
     }
