@@ -11,6 +11,8 @@
  * find fewer matches than the LCS; on short option and attribute values the two nearly always agree.
  */
 
+import { fuzzRatio } from "./text";
+
 /** thefuzz's force_ascii: it drops exactly the code points 128-255 (its "bad chars"), nothing else. */
 const LATIN1_SUPPLEMENT = /[\u0080-\u00ff]/g;
 /** Python's `\W` under re.UNICODE: anything but a letter, a number or "_". */
@@ -19,24 +21,6 @@ const NON_WORD = /[^\p{L}\p{N}_]/gu;
 /** thefuzz's full_process (force_ascii on, as token_set_ratio calls it): words of letters and numbers, lower case. */
 export function fullProcess(text: string): string {
   return text.replace(LATIN1_SUPPLEMENT, "").replace(NON_WORD, " ").toLowerCase().trim();
-}
-
-/** Length of the longest common subsequence (in UTF-16 units; every text the shop scores is ASCII). */
-function lcsLength(a: string, b: string): number {
-  if (a.length === 0 || b.length === 0) return 0;
-  let prev = new Uint32Array(b.length + 1);
-  let cur = new Uint32Array(b.length + 1);
-  for (let i = 1; i <= a.length; i++) {
-    const ca = a.charCodeAt(i - 1);
-    for (let j = 1; j <= b.length; j++) {
-      cur[j] =
-        ca === b.charCodeAt(j - 1)
-          ? (prev[j - 1] as number) + 1
-          : Math.max(prev[j] as number, cur[j - 1] as number);
-    }
-    [prev, cur] = [cur, prev];
-  }
-  return prev[b.length] as number;
 }
 
 /** Python's round(): halves go to the even neighbour (thefuzz's intr is int(round(x))). */
@@ -48,18 +32,14 @@ export function roundHalfEven(x: number): number {
   return floor % 2 === 0 ? floor : floor + 1;
 }
 
-/** Indel similarity × 100, unrounded (rapidfuzz's fuzz.ratio). */
-export function indelSimilarity(a: string, b: string): number {
-  const total = a.length + b.length;
-  if (total === 0) return 100;
-  return (200 * lcsLength(a, b)) / total;
-}
+/** Indel similarity × 100, unrounded (rapidfuzz's fuzz.ratio): the shop's own fuzzRatio, the same measure. */
+export { fuzzRatio as indelSimilarity };
 
 /** thefuzz's fuzz.ratio: equal strings 100, an empty one 0, else the similarity rounded. */
 export function ratio(a: string, b: string): number {
   if (a === b) return 100;
   if (a.length === 0 || b.length === 0) return 0;
-  return roundHalfEven(indelSimilarity(a, b));
+  return roundHalfEven(fuzzRatio(a, b));
 }
 
 /**

@@ -32,8 +32,8 @@ export function normalizeOption(value: string): string {
 /** Length of the longest common subsequence of two strings. */
 function lcsLength(a: string, b: string): number {
   if (a.length === 0 || b.length === 0) return 0;
-  let prev = new Uint16Array(b.length + 1);
-  let cur = new Uint16Array(b.length + 1);
+  let prev = new Uint32Array(b.length + 1);
+  let cur = new Uint32Array(b.length + 1);
   for (let i = 1; i <= a.length; i++) {
     const ca = a.charCodeAt(i - 1);
     for (let j = 1; j <= b.length; j++) {
