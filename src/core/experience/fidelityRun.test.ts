@@ -1,11 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { household } from "../envs/household";
 import { shop } from "../envs/shop";
-import { HashNgramEmbedder } from "../replay/hashEmbedder";
-import { MemoryReplayBuffer } from "../replay/memoryBuffer";
-import { rollout } from "../rollout";
 import { measureFidelity } from "./fidelityRun";
 import { RetrievalExperienceModel } from "./retrieval/retrievalModel";
+import { offlineMemoryBuffer } from "./testing";
 import type { ExperienceInput, ExperienceModel, ExperiencePrediction } from "./types";
 
 /** Knows the real environment: replays the history, then takes the action. Perfect fidelity by construction. */
@@ -68,26 +66,7 @@ describe("measureFidelity", () => {
 
   it("gives the retrieval model's wrong predictions less confidence than its right ones, on held-out tasks", async () => {
     // Offline data as the paper's: a noisy expert's episodes on train tasks (the held-out tasks are test ones).
-    const buffer = new MemoryReplayBuffer(new HashNgramEmbedder());
-    for (let i = 0; i < 40; i++) {
-      const task = household.task("train", i);
-      const episode = await rollout(
-        household.createEnvironment(),
-        household.noisy(i, 0.3),
-        task,
-        household.maxSteps,
-      );
-      await buffer.add(
-        episode.steps.map((step, index) => ({
-          ...step,
-          id: `o${i}-${index}`,
-          domain: task.domain,
-          instruction: task.instruction,
-          source: "offline" as const,
-          taskId: task.id,
-        })),
-      );
-    }
+    const buffer = await offlineMemoryBuffer(household, 40);
     const { report } = await measureFidelity(
       household,
       new RetrievalExperienceModel({ reasoning: true }),

@@ -1,40 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { household } from "../envs/household";
-import { HashNgramEmbedder } from "../replay/hashEmbedder";
-import { MemoryReplayBuffer } from "../replay/memoryBuffer";
 import { rollout } from "../rollout";
 import type { Task } from "../types";
 import { RetrievalExperienceModel } from "./retrieval/retrievalModel";
 import { SyntheticEnvironment, type SyntheticStepInfo } from "./synthetic";
+import { offlineMemoryBuffer } from "./testing";
 import type { ExperienceInput, ExperienceModel, ExperienceSettings } from "./types";
 
-/**
- * Expert episodes on the first train tasks, as offline transitions. Built here rather than with train's test
- * helper because training sits above the experience model: its tests may use experience, not the other way.
- */
-async function offlineBuffer(episodes: number): Promise<MemoryReplayBuffer> {
-  const buffer = new MemoryReplayBuffer(new HashNgramEmbedder());
-  for (let i = 0; i < episodes; i++) {
-    const task = household.task("train", i);
-    const episode = await rollout(
-      household.createEnvironment(),
-      household.expert(),
-      task,
-      household.maxSteps,
-    );
-    await buffer.add(
-      episode.steps.map((step, index) => ({
-        ...step,
-        id: `o${i}-${index}`,
-        domain: task.domain,
-        instruction: task.instruction,
-        source: "offline" as const,
-        taskId: task.id,
-      })),
-    );
-  }
-  return buffer;
-}
+/** Expert episodes on the first train tasks, as offline transitions. */
+const offlineBuffer = (episodes: number) =>
+  offlineMemoryBuffer(household, episodes, () => household.expert());
 
 const initialState = (task: Task) => household.createEnvironment().reset(task);
 
