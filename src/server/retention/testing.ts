@@ -1,21 +1,13 @@
 import type { Db } from "../db";
 import { importTrajectoriesText } from "../trajectories/importTrajectories";
+import type { RunContents } from "./deleteRun";
 
 /** Test fixtures for deletions: a run that owns one of everything a run can own, and small imports. */
 
 export interface RunFixture {
   runId: string;
   /** What deleting it must report. */
-  expected: {
-    trajectories: number;
-    steps: number;
-    annotations: number;
-    metrics: number;
-    taskStats: number;
-    checkpoints: number;
-    generatedTasks: number;
-    jobs: number;
-  };
+  expected: Omit<RunContents, "runId" | "name" | "status">;
 }
 
 /** A household seed task that every fixture run trains on (so it must outlive any one run). */
