@@ -127,6 +127,14 @@ export class MemoryReplayBuffer implements ReplayBuffer {
     return n;
   }
 
+  /** Every transition held, in the order first added (what an experience model can learn from). */
+  *transitions(): Generator<Transition> {
+    for (const [id, { partition, row }] of this.rows) {
+      const transition = partition.members[row]!.find((t) => t.id === id);
+      if (transition) yield transition;
+    }
+  }
+
   async add(ts: Transition[]): Promise<void> {
     if (ts.length === 0) return;
     if (this.answers.size > ANSWERS_LIMIT) this.answers.clear();

@@ -1,6 +1,7 @@
 import { OpenAIJudge } from "@/core/experience/openaiJudge";
 import { OpenAIExperienceModel } from "@/core/experience/openaiModel";
 import { OpenAITeacher } from "@/core/experience/openaiTeacher";
+import type { OfflineMemory } from "@/core/experience/retrieval/offlineMemory";
 import { RetrievalExperienceModel } from "@/core/experience/retrieval/retrievalModel";
 import { RetrievalTeacher } from "@/core/experience/retrieval/retrievalTeacher";
 import type { ExperienceModel, ExperienceSettings, Judge, Teacher } from "@/core/experience/types";
@@ -35,8 +36,9 @@ export function createExperienceModel(
   settings: ExperienceSettings,
   backend: Backend = config.backends.experience,
   llm?: LlmClient,
+  memory?: OfflineMemory,
 ): ExperienceModel {
-  if (backend === "embedded") return new RetrievalExperienceModel(settings);
+  if (backend === "embedded") return new RetrievalExperienceModel(settings, memory);
   const model = config.openai.models.experience;
   return new OpenAIExperienceModel(
     (llm ? llm.withModel(model) : createLlm(config, model)).withLane("experience"),

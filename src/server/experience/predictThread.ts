@@ -3,15 +3,21 @@
  * in, one out. It holds no state that changes a prediction (only memos), so any thread gives the same answer.
  */
 import { parentPort, workerData } from "node:worker_threads";
+import { OfflineMemory } from "@/core/experience/retrieval/offlineMemory";
 import { RetrievalExperienceModel } from "@/core/experience/retrieval/retrievalModel";
-import type { ExperienceInput, ExperienceSettings } from "@/core/experience/types";
+import type { ExperienceInput } from "@/core/experience/types";
+import type { PredictThreadData } from "./threadedModel";
 
 export interface PredictRequest {
   id: number;
   input: ExperienceInput;
 }
 
-const model = new RetrievalExperienceModel(workerData as Pick<ExperienceSettings, "reasoning">);
+const data = workerData as PredictThreadData;
+const model = new RetrievalExperienceModel(
+  { reasoning: data.reasoning },
+  data.memory ? OfflineMemory.fromData(data.memory) : undefined,
+);
 
 parentPort?.on("message", async ({ id, input }: PredictRequest) => {
   try {

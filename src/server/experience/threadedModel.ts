@@ -1,5 +1,6 @@
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
+import type { OfflineMemory, OfflineMemoryData } from "@/core/experience/retrieval/offlineMemory";
 import {
   RETRIEVAL_EXPERIENCE_MODEL,
   RetrievalExperienceModel,
@@ -38,15 +39,17 @@ export class ThreadedExperienceModel implements ExperienceModel {
   private nextId = 0;
   private failure: Error | undefined;
 
-  constructor(settings: Pick<ExperienceSettings, "reasoning">, count: number) {
+  constructor(settings: Pick<ExperienceSettings, "reasoning">, count: number, memory?: OfflineMemory) {
     if (!(count >= 1)) throw new Error(`ThreadedExperienceModel needs at least one thread, got ${count}`);
-    this.threads = Array.from({ length: count }, () => this.start(settings));
+    // Every thread learns the same memory, so any thread gives the same answer.
+    const data = memory?.toData();
+    this.threads = Array.from({ length: count }, () => this.start(settings, data));
   }
 
-  private start(settings: Pick<ExperienceSettings, "reasoning">): Thread {
+  private start(settings: Pick<ExperienceSettings, "reasoning">, memory?: OfflineMemoryData): Thread {
     // A plain module that registers the TypeScript loader, then loads the thread (predictThread.boot.mjs).
     const worker = new Worker(new URL("./predictThread.boot.mjs", import.meta.url), {
-      workerData: { reasoning: settings.reasoning },
+      workerData: { reasoning: settings.reasoning, memory } satisfies PredictThreadData,
     });
     const thread: Thread = { worker, pending: new Map() };
     worker.on("message", (m: { id: number; prediction?: ExperiencePrediction; error?: string }) => {
@@ -91,8 +94,15 @@ export class ThreadedExperienceModel implements ExperienceModel {
 export function embeddedExperienceModel(
   settings: Pick<ExperienceSettings, "reasoning">,
   threads = defaultThreads(),
+  memory?: OfflineMemory,
 ): ExperienceModel {
   return threads > 0
-    ? new ThreadedExperienceModel(settings, threads)
-    : new RetrievalExperienceModel(settings);
+    ? new ThreadedExperienceModel(settings, threads, memory)
+    : new RetrievalExperienceModel(settings, memory);
+}
+
+/** What a prediction thread is started with. */
+export interface PredictThreadData {
+  reasoning: boolean;
+  memory: OfflineMemoryData | undefined;
 }

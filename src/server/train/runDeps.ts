@@ -2,6 +2,7 @@ import { embeddedTaskGenerator } from "@/core/curriculum/embedded";
 import type { TaskGenerator } from "@/core/curriculum/generator";
 import { OpenAITaskGenerator } from "@/core/curriculum/openaiGenerator";
 import { getRealDomain } from "@/core/envs/registry";
+import { OfflineMemory } from "@/core/experience/retrieval/offlineMemory";
 import type { LlmClient } from "@/core/llm";
 import type { RunConfig } from "@/core/train/config";
 import { hasPhase } from "@/core/train/methods";
@@ -55,10 +56,16 @@ export async function runDeps(db: Db, config: RunConfig): Promise<BuiltRunDeps> 
     (config.curriculum.taskGeneration && config.backends.taskGenerator === "openai");
   if (usesOpenai) deps.llm = createLlm(appConfig(), appConfig().openai.models.experience);
   if (synthetic) {
-    deps.buffer = await offlineBuffer(db, config.domain, await createEmbedder(appConfig()));
+    const buffer = await offlineBuffer(db, config.domain, await createEmbedder(appConfig()));
+    deps.buffer = buffer;
     const settings = experienceSettings(config);
     if (config.backends.experience === "embedded") {
-      const model = embeddedExperienceModel(settings, appConfig().worker.threads ?? defaultThreads());
+      const model = embeddedExperienceModel(
+        settings,
+        appConfig().worker.threads ?? defaultThreads(),
+        // The embedded model's counterpart of being trained on the offline trajectories.
+        OfflineMemory.fromTransitions(buffer.transitions()),
+      );
       if (model instanceof ThreadedExperienceModel) closers.push(() => model.close());
       deps.model = model;
     } else {

@@ -12,6 +12,10 @@ const STOPWORDS = new Set(
   ),
 );
 
+export function isStopword(word: string): boolean {
+  return STOPWORDS.has(word) || word.length <= 1;
+}
+
 export function contentWords(text: string): string[] {
   return [...new Set(text.toLowerCase().match(/[a-z0-9]+(?:\.[0-9]+)?/g) ?? [])].filter(
     (w) => !STOPWORDS.has(w) && w.length > 1,

@@ -131,7 +131,7 @@ describe("retrieval experience model", () => {
   });
 
   it("estimates a terminal reward from demonstrations with similar progress towards the instruction", async () => {
-    const buyGood = demo("g", "item: red cotton shirt size m [SEP] Buy Now", "click[buy now]", "Thank you", {
+    const buyGood = demo("g", "item: Red Cotton Shirt, size M [SEP] Buy Now", "click[buy now]", "Thank you", {
       instruction: "red cotton shirt size m",
       reward: 1,
       done: true,
@@ -146,7 +146,7 @@ describe("retrieval experience model", () => {
     const matching = await model.predict({
       task: shopTask,
       history: [],
-      state: { text: "item: green linen shirt size l [SEP] Buy Now" },
+      state: { text: "item: Green Linen Shirt, size L [SEP] Buy Now" },
       action: "click[buy now]",
       demonstrations: [buyGood, buyBad],
     });

@@ -12,6 +12,7 @@ import type {
 } from "../types";
 import { type Analogy, analogy, applySubstitutions } from "./analogy";
 import { goalEvidence, situationOf } from "./evidence";
+import { type OfflineMemory, parseListing, renderListing } from "./offlineMemory";
 
 export const RETRIEVAL_EXPERIENCE_MODEL = "retrieval-exp-v1";
 
@@ -35,6 +36,8 @@ const WEIGHTS = {
 const DELIBERATION = 4;
 /** How sharply the reward estimate prefers demonstrations with evidence like the current step's. */
 const EVIDENCE_BANDWIDTH = 0.15;
+/** How much more goal evidence a successful demonstration may have had and still count as evidence of success. */
+const SUCCESS_EVIDENCE_SLACK = 0.1;
 
 interface Candidate {
   demo: Demonstration;
@@ -64,9 +67,11 @@ interface Mapping {
  */
 const MAPPINGS_MEMO = 20_000;
 
-function mappingKey(demo: Demonstration, state: string, action: string): string {
+function mappingKey(demo: Demonstration, state: string, action: string, instruction: string): string {
   // Texts are joined by a character that no page or action contains.
   return [
+    demo.instruction,
+    instruction,
     demo.state.text,
     demo.action,
     demo.next.text,
@@ -77,11 +82,46 @@ function mappingKey(demo: Demonstration, state: string, action: string): string 
   ].join("\u0000");
 }
 
-function adapt(demo: Demonstration, a: Analogy, exact: boolean): Observation {
-  if (exact) return demo.next;
-  const text = applySubstitutions(demo.next.text, a.substitutions).text;
+/** Stands in for the demonstration's instruction while its page is rewritten (no page contains it). */
+const ECHO = "\u0002";
+
+/**
+ * The demonstration's next state rewritten for the current step. A page that echoes its task's instruction
+ * (WebShop repeats it on every page) echoes the current one: word alignment would only half-rewrite it.
+ */
+function adapt(demo: Demonstration, a: Analogy, exact: boolean, instruction: string): Observation {
+  if (exact && demo.instruction === instruction) return demo.next;
+  const echoed = demo.instruction.length > 0 && demo.next.text.includes(demo.instruction);
+  const source = echoed ? demo.next.text.replaceAll(demo.instruction, ECHO) : demo.next.text;
+  const rewritten = exact ? source : applySubstitutions(source, a.substitutions).text;
+  const text = echoed ? rewritten.replaceAll(ECHO, instruction) : rewritten;
+  if (exact) return { ...demo.next, text };
   const actions = demo.next.actions?.map((x) => applySubstitutions(x, a.substitutions).text);
   return actions ? { text, actions: [...new Set(actions)] } : { text };
+}
+
+function argumentOf(action: string): string | undefined {
+  return /^\s*[a-z_]+\s*\[(.*)\]\s*$/i.exec(action)?.[1]?.trim();
+}
+
+/**
+ * The query a listing answers: the text the agent typed last (an argument that is not an element of the page it
+ * acted on), in this action or earlier in the episode.
+ */
+function queryOf(input: ExperienceInput): string | undefined {
+  const steps = [...input.history, { action: input.action, state: input.state, valid: true }];
+  for (let i = steps.length - 1; i >= 0; i--) {
+    const step = steps[i]!;
+    const arg = argumentOf(step.action);
+    if (!step.valid || arg === undefined || arg === "") continue;
+    const onPage = (step.state.actions ?? []).some((a) => argumentOf(a)?.toLowerCase() === arg.toLowerCase());
+    if (!onPage) return arg;
+  }
+  return undefined;
+}
+
+function withoutEcho(text: string, instruction: string): string {
+  return instruction.length > 0 ? text.replaceAll(instruction, " ") : text;
 }
 
 function wordSet(text: string): Set<string> {
@@ -114,22 +154,75 @@ export class RetrievalExperienceModel implements ExperienceModel {
 
   private readonly mappings = new LRUCache<string, Mapping>({ max: MAPPINGS_MEMO });
 
-  constructor(private readonly settings: Pick<ExperienceSettings, "reasoning">) {}
+  /**
+   * @param memory what the model learnt from the offline demonstrations (listings and the pages their entries
+   * open); without it the model knows only the demonstrations retrieved for each step.
+   */
+  constructor(
+    private readonly settings: Pick<ExperienceSettings, "reasoning">,
+    private readonly memory?: OfflineMemory,
+  ) {}
 
   private mapping(demo: Demonstration, input: ExperienceInput): Mapping {
-    const key = mappingKey(demo, input.state.text, input.action);
+    const key = mappingKey(demo, input.state.text, input.action, input.task.instruction);
     const hit = this.mappings.get(key);
     if (hit) return hit;
+    // The instructions differ from task to task but say nothing about how the world maps onto this one.
     const a = analogy(
-      { state: demo.state.text, action: demo.action },
-      { state: input.state.text, action: input.action },
+      { state: withoutEcho(demo.state.text, demo.instruction), action: demo.action },
+      { state: withoutEcho(input.state.text, input.task.instruction), action: input.action },
     );
     const exact =
       squash(demo.state.text) === squash(input.state.text) &&
       normaliseAction(demo.action) === normaliseAction(input.action);
-    const mapping = { analogy: a, exact, next: adapt(demo, a, exact) };
+    const mapping = { analogy: a, exact, next: adapt(demo, a, exact, input.task.instruction) };
     this.mappings.set(key, mapping);
     return mapping;
+  }
+
+  /** Whether the action opens an entry of the current listing whose page the model remembers. */
+  private recalls(input: ExperienceInput): boolean {
+    if (!this.memory) return false;
+    const target = argumentOf(input.action)?.toLowerCase();
+    const listing = target === undefined ? undefined : parseListing(input.state);
+    return (
+      listing?.records.some((r) => r.key.toLowerCase() === target) === true &&
+      this.memory.page(input.action, input.task.instruction) !== undefined
+    );
+  }
+
+  /**
+   * What the memory of the offline demonstrations says beyond the analogue: the page of an entry they opened, or
+   * the entries a listing for this query holds (the analogue's own entries are a neighbour's, for its query).
+   */
+  private recall(
+    input: ExperienceInput,
+    adapted: Observation,
+  ): { next: Observation; explanation: string } | undefined {
+    if (!this.memory) return undefined;
+    if (this.recalls(input)) {
+      return {
+        next: this.memory.page(input.action, input.task.instruction)!,
+        explanation: `The offline demonstrations opened this very entry ("${input.action}"), so its page is known.`,
+      };
+    }
+    const listing = parseListing(adapted);
+    const query = listing ? queryOf(input) : undefined;
+    if (!listing || query === undefined) return undefined;
+    const perPage = listing.records.length;
+    const page = Number(/\bpage\s+(\d+)/i.exec(listing.head.join(" "))?.[1] ?? 1);
+    const records = this.memory.ranked(query, page * perPage).slice((page - 1) * perPage);
+    if (records.length === 0) return undefined;
+    const old = new Set(listing.records.map((r) => r.key.toLowerCase()));
+    const opener = adapted.actions?.find((a) => old.has(argumentOf(a)?.toLowerCase() ?? ""));
+    const actions = adapted.actions && [
+      ...adapted.actions.filter((a) => !old.has(argumentOf(a)?.toLowerCase() ?? "")),
+      ...(opener ? records.map((r) => opener.replace(/\[.*\]/, `[${r.key.toLowerCase()}]`)) : []),
+    ];
+    return {
+      next: { text: renderListing({ ...listing, records }), ...(actions ? { actions } : {}) },
+      explanation: `Its listing holds the entries the offline demonstrations showed that best match "${query}"${page > 1 ? ` (page ${page})` : ""}, not the analogue's own.`,
+    };
   }
 
   async predict(input: ExperienceInput): Promise<ExperiencePrediction> {
@@ -217,7 +310,7 @@ export class RetrievalExperienceModel implements ExperienceModel {
     const chosen = best.chosen;
 
     const outcome = estimateOutcome(input, candidates, chosen);
-    const confidence = confidenceOf(input, chosen, best, outcome);
+    const confidence = confidenceOf(input, chosen, best, outcome, this.recalls(input));
     if (!chosen.demo.valid && (chosen.exact || (chosen.sameTemplate && chosen.analogy.overlap > 0.9))) {
       return finish({
         ...invalid(
@@ -228,6 +321,9 @@ export class RetrievalExperienceModel implements ExperienceModel {
       });
     }
 
+    const recall =
+      chosen.exact || chosen.historyStep !== undefined ? undefined : this.recall(input, chosen.next);
+    const next = recall?.next ?? chosen.next;
     const lines = [
       `The action "${input.action}" ${admissible ? "is among the admissible actions" : "was not checked against a list of admissible actions"}.`,
       chosen.historyStep !== undefined
@@ -235,7 +331,8 @@ export class RetrievalExperienceModel implements ExperienceModel {
         : chosen.exact
           ? `Demonstration ${chosen.index + 1} (similarity ${chosen.demo.score.toFixed(2)}, ${chosen.demo.source}) took this very action in this very state, and the environment is deterministic, so its next state carries over unchanged.`
           : `Demonstration ${chosen.index + 1} (similarity ${chosen.demo.score.toFixed(2)}, ${chosen.demo.source}) ${chosen.sameTemplate ? "took the same kind of action" : "is the closest evidence, though its action differs"} ("${chosen.demo.action}") in a similar state.${describeMapping(chosen.analogy)}`,
-      `So the next state is ${quote(chosen.next.text)}.`,
+      recall?.explanation ?? "",
+      `So the next state is ${quote(next.text)}.`,
       best.considered > 1
         ? `${best.agreeing} of the ${best.considered} best analogues agree on this outcome.`
         : "",
@@ -243,7 +340,7 @@ export class RetrievalExperienceModel implements ExperienceModel {
     ];
     return finish({
       reasoning: lines.filter(Boolean).join(" "),
-      next: chosen.next,
+      next,
       reward: outcome.reward,
       done: outcome.done,
       success: outcome.success,
@@ -319,8 +416,9 @@ function confidenceOf(
   chosen: Candidate,
   best: { agreeing: number; considered: number },
   outcome: Outcome,
+  recalled: boolean,
 ): Confidence {
-  const sure = chosen.exact || chosen.historyStep !== undefined;
+  const sure = chosen.exact || chosen.historyStep !== undefined || recalled;
   return combine({
     familiarity: sure ? 1 : Math.max(0, ...input.demonstrations.map((d) => d.score)),
     match: sure ? 1 : chosen.analogy.overlap * (chosen.sameTemplate ? 1 : 0.5),
@@ -334,6 +432,8 @@ function confidenceOf(
  * evidence (how much of the instruction their situation satisfied vs this one).
  */
 function estimateOutcome(input: ExperienceInput, candidates: Candidate[], chosen: Candidate): Outcome {
+  const evidenceOf = (instruction: string, state: Observation, action: string) =>
+    goalEvidence(instruction, situationOf(instruction, state, action));
   if (chosen.exact) {
     return {
       reward: chosen.demo.reward,
@@ -351,10 +451,7 @@ function estimateOutcome(input: ExperienceInput, candidates: Candidate[], chosen
   const doneShare = pool.reduce((s, c) => s + weight(c) * (c.demo.done ? 1 : 0), 0) / totalWeight;
   const done = doneShare >= 0.5;
   const ending = pool.filter((c) => c.demo.done === done);
-  const evidence = goalEvidence(
-    input.task.instruction,
-    situationOf(input.task.instruction, input.state, input.action),
-  );
+  const evidence = evidenceOf(input.task.instruction, input.state, input.action);
   let reward = 0;
   let explanation: string;
   if (ending.length === 0) {
@@ -362,11 +459,9 @@ function estimateOutcome(input: ExperienceInput, candidates: Candidate[], chosen
   } else {
     let num = 0;
     let den = 0;
+    let succeeded = 0;
     for (const c of ending) {
-      const e = goalEvidence(
-        c.demo.instruction,
-        situationOf(c.demo.instruction, c.demo.state, c.demo.action),
-      );
+      const e = evidenceOf(c.demo.instruction, c.demo.state, c.demo.action);
       const k = weight(c) * Math.exp(-((e - evidence) ** 2) / (2 * EVIDENCE_BANDWIDTH ** 2));
       // A demonstration rewarded r with more of its goal in view says less than r for this situation: outcome
       // rewards grow with the goal satisfied, so below its evidence the reward scales down with ours (without
@@ -374,8 +469,14 @@ function estimateOutcome(input: ExperienceInput, candidates: Candidate[], chosen
       const scale = e > evidence && e > 0 ? evidence / e : 1;
       num += k * c.demo.reward * scale;
       den += k;
+      // A success that needed clearly more of its goal in view than this situation shows is no evidence of one here.
+      if (c.demo.success && e <= evidence + SUCCESS_EVIDENCE_SLACK) succeeded += k;
     }
     reward = den > 0 ? num / den : 0;
+    // Success is all or nothing: where most of the weighted evidence succeeded, predict a success and its full
+    // reward (averaging would predict 0.9 for a purchase that gets 1, and never a success).
+    const successShare = den > 0 ? succeeded / den : 0;
+    if (successShare >= 0.5) reward = 1;
     // Binary outcome rewards (success or not) only where the demonstrations show both outcomes.
     const binary =
       ending.every((c) => c.demo.reward === 0 || c.demo.reward === 1) &&
@@ -384,7 +485,7 @@ function estimateOutcome(input: ExperienceInput, candidates: Candidate[], chosen
     if (binary) reward = reward >= 0.5 ? 1 : 0;
     reward = Math.round(reward * 1000) / 1000;
     explanation = done
-      ? `${Math.round(doneShare * 100)}% of the similar demonstrations of this action ended the episode. The current situation covers ${Math.round(evidence * 100)}% of the instruction's content words; demonstrations that covered as much were rewarded about ${reward}, so the predicted reward is ${reward}.`
+      ? `${Math.round(doneShare * 100)}% of the similar demonstrations of this action ended the episode. The current situation covers ${Math.round(evidence * 100)}% of the instruction's content words; ${successShare >= 0.5 ? `most demonstrations that covered as much succeeded (${Math.round(successShare * 100)}% of the weight), so this is predicted to succeed with the full reward` : `demonstrations that covered as much were rewarded about ${reward}, so the predicted reward is ${reward}`}.`
       : `Most similar demonstrations of this action did not end the episode${reward > 0 ? `; they were rewarded about ${reward}` : ", and gave no reward"}.`;
   }
   // Outcome rewards: only the step that ends the episode is rewarded.

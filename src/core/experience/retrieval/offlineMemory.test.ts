@@ -1,0 +1,122 @@
+import { describe, expect, it } from "vitest";
+import { shop } from "../../envs/shop";
+import { episodeTransitions } from "../../replay/episodeTransitions";
+import { rollout } from "../../rollout";
+import type { Transition } from "../../types";
+import { offlineMemoryBuffer } from "../testing";
+import { OfflineMemory, parseListing, renderListing } from "./offlineMemory";
+import { RetrievalExperienceModel } from "./retrievalModel";
+
+const RESULTS = {
+  text: "Instruction: [SEP] find a red mug [SEP] Back to Search [SEP] Page 1 (Total results: 3) [SEP] Next > [SEP] B01 [SEP] Red Stone Mug, Large [SEP] $12.00 [SEP] B02 [SEP] Blue Glass Cup [SEP] $8.50 [SEP] B03 [SEP] Green Tea Mug, Small [SEP] $9.99",
+  actions: ["click[back to search]", "click[next >]", "click[b01]", "click[b02]", "click[b03]"],
+};
+
+async function offlineTransitions(episodes: number): Promise<Transition[]> {
+  const out: Transition[] = [];
+  for (let i = 0; i < episodes; i++) {
+    const episode = await rollout(
+      shop.createEnvironment(),
+      shop.noisy(i, 0.3),
+      shop.task("train", i),
+      shop.maxSteps,
+    );
+    out.push(...episodeTransitions(episode, "offline", `o${i}`));
+  }
+  return out;
+}
+
+describe("offline memory", () => {
+  it("finds a page's listing: each clickable entry with the same number of fields after it", () => {
+    const listing = parseListing(RESULTS);
+    expect(listing?.head).toEqual([
+      "Instruction:",
+      "find a red mug",
+      "Back to Search",
+      "Page 1 (Total results: 3)",
+      "Next >",
+    ]);
+    expect(listing?.records).toEqual([
+      { key: "B01", fields: ["Red Stone Mug, Large", "$12.00"] },
+      { key: "B02", fields: ["Blue Glass Cup", "$8.50"] },
+      { key: "B03", fields: ["Green Tea Mug, Small", "$9.99"] },
+    ]);
+    expect(renderListing(listing!)).toBe(RESULTS.text);
+    // A page of a few buttons is no listing.
+    expect(
+      parseListing({
+        text: "Item [SEP] size [SEP] small [SEP] large [SEP] Buy Now",
+        actions: ["click[small]", "click[large]", "click[buy now]"],
+      }),
+    ).toBeUndefined();
+  });
+
+  it("ranks remembered entries for a query, and only learns from valid offline transitions", () => {
+    const step = (source: Transition["source"], valid: boolean): Transition => ({
+      id: `${source}-${valid}`,
+      domain: "shop",
+      instruction: "find a red mug",
+      source,
+      state: { text: "WebShop [SEP] Search", actions: ["search[...]"] },
+      action: "search[mug]",
+      next: RESULTS,
+      reward: 0,
+      done: false,
+      success: false,
+      valid,
+    });
+    expect(
+      OfflineMemory.fromTransitions([step("synthetic", true), step("offline", false)]).size.records,
+    ).toBe(0);
+    const memory = OfflineMemory.fromTransitions([step("offline", true)]);
+    expect(memory.ranked("red mug", 2).map((r) => r.key)).toEqual(["B01", "B03"]);
+    expect(memory.ranked("glass", 5).map((r) => r.key)).toEqual(["B02"]);
+    // It survives the trip to a prediction thread.
+    expect(OfflineMemory.fromData(JSON.parse(JSON.stringify(memory.toData()))).ranked("red mug", 2)).toEqual(
+      memory.ranked("red mug", 2),
+    );
+  });
+
+  it("lets the model list remembered entries for the query and reopen remembered pages with this task's instruction", async () => {
+    const transitions = await offlineTransitions(40);
+    const memory = OfflineMemory.fromTransitions(transitions);
+    const buffer = await offlineMemoryBuffer(shop, 40);
+    const withMemory = new RetrievalExperienceModel({ reasoning: true }, memory);
+    const task = shop.task("test", 3);
+    const env = shop.createEnvironment();
+    const state = await env.reset(task);
+    const query = "eau de parfum";
+    const action = `search[${query}]`;
+    const demonstrations = await buffer.similar(
+      { domain: "shop", state: state.text, action, instruction: task.instruction },
+      8,
+    );
+    const p = await withMemory.predict({ task, history: [], state, action, demonstrations });
+    const listing = parseListing(p.next);
+    expect(listing).toBeDefined();
+    // Every entry is one the offline demonstrations showed, the best one matches the query, and the page echoes
+    // this task's instruction.
+    for (const r of listing!.records)
+      expect(memory.ranked(r.fields.join(" "), 2000).map((x) => x.key)).toContain(r.key);
+    expect(listing!.records[0]!.fields[0]!.toLowerCase()).toContain(query);
+    expect(p.next.text).toContain(task.instruction);
+    expect(p.next.actions).toContain(`click[${listing!.records[0]!.key.toLowerCase()}]`);
+    expect(p.reasoning).toMatch(/best match "eau de parfum"/);
+
+    // An entry whose page the demonstrations opened comes back as that page, under this task's instruction.
+    const opened = transitions.find((t) => t.valid && parseListing(t.state) && /click\[b0/.test(t.action))!;
+    const reopened = await withMemory.predict({
+      task,
+      history: [],
+      state: opened.state,
+      action: opened.action,
+      demonstrations: await buffer.similar(
+        { domain: "shop", state: opened.state.text, action: opened.action, instruction: task.instruction },
+        8,
+        { excludeTaskIds: [opened.taskId ?? ""] },
+      ),
+    });
+    expect(reopened.next.text).toBe(opened.next.text.replaceAll(opened.instruction, task.instruction));
+    expect(reopened.confidence?.parts.match).toBe(1);
+  });
+});

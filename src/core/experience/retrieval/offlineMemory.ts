@@ -1,0 +1,172 @@
+import MiniSearch from "minisearch";
+import type { Observation, Transition } from "../../types";
+import { normaliseAction } from "../admissible";
+import { contentWords, isStopword } from "./evidence";
+
+/**
+ * What the experience model learns from the offline demonstrations before it simulates anything: the paper
+ * fine-tunes its experience model on the offline trajectories, so it knows the items those trajectories listed
+ * and the pages they opened. The embedded model's counterpart is this memory of
+ * - records: the entries of listing pages (an element the page lets you click, followed by what it says about
+ *   it: an item code, its title and price), and
+ * - pages: what clicking one of those entries opened.
+ * Without it the model can only rewrite a neighbour's listing for the current query, which invents items that
+ * match the query too well (a policy trained on them learns that the first result is always right).
+ * Built from offline transitions only, in their order, so the same data always gives the same memory.
+ */
+
+const SEGMENT = /\s*\[SEP\]\s*/;
+const ARGUMENT = /^\s*[a-z_]+\s*\[(.*)\]\s*$/i;
+/** A listing has at least this many entries of the same shape; fewer is a page with a few buttons. */
+const MIN_RECORDS = 3;
+
+export interface ListingRecord {
+  /** The clickable element that opens the entry, as the page shows it (e.g. "B0018OE7"). */
+  key: string;
+  /** What the listing says about it after the key (title, price). */
+  fields: string[];
+}
+
+/** A page split into the part before its listing, the listing, and the part after. */
+export interface Listing {
+  head: string[];
+  records: ListingRecord[];
+  tail: string[];
+}
+
+/** The arguments of a page's click-like actions, lower-cased: the elements one can act on. */
+function clickable(page: Observation): Set<string> {
+  const out = new Set<string>();
+  for (const a of page.actions ?? []) {
+    const arg = ARGUMENT.exec(a)?.[1];
+    if (arg !== undefined && arg !== "...") out.add(arg.trim().toLowerCase());
+  }
+  return out;
+}
+
+/**
+ * The page's listing: runs of a clickable element followed by the same number (≥ 1) of plain elements, at
+ * least MIN_RECORDS of them in a row. Undefined for a page without one.
+ */
+export function parseListing(page: Observation): Listing | undefined {
+  const targets = clickable(page);
+  if (targets.size < MIN_RECORDS) return undefined;
+  const parts = page.text.split(SEGMENT);
+  const starts = parts.flatMap((p, i) => (targets.has(p.trim().toLowerCase()) ? [i] : []));
+  // Plain elements after each clickable one, up to the next clickable one or the end of the page.
+  const gaps = starts.map((at, i) => (starts[i + 1] ?? parts.length) - at - 1);
+  let best: { first: number; count: number; width: number } | undefined;
+  for (let s = 0; s < starts.length; ) {
+    const width = gaps[s]!;
+    let e = s;
+    while (e + 1 < starts.length && gaps[e + 1] === width) e++;
+    // The last entry may be followed by more of the page than its own fields.
+    const count = e - s + 1 + (e + 1 < starts.length && gaps[e + 1]! > width ? 1 : 0);
+    if (width >= 1 && count >= MIN_RECORDS && (!best || count > best.count))
+      best = { first: s, count, width };
+    s = e + 1;
+  }
+  if (!best) return undefined;
+  const records = Array.from({ length: best.count }, (_, i): ListingRecord => {
+    const at = starts[best.first + i]!;
+    return { key: parts[at]!, fields: parts.slice(at + 1, at + 1 + best.width) };
+  });
+  const from = starts[best.first]!;
+  const to = starts[best.first + best.count - 1]! + 1 + best.width;
+  return { head: parts.slice(0, from), records, tail: parts.slice(to) };
+}
+
+export function renderListing(listing: Listing): string {
+  return [...listing.head, ...listing.records.flatMap((r) => [r.key, ...r.fields]), ...listing.tail].join(
+    " [SEP] ",
+  );
+}
+
+interface RememberedPage {
+  next: Observation;
+  /** The instruction of the episode it was seen in: pages echo their own task's instruction. */
+  instruction: string;
+}
+
+/** The memory's contents, plain data, so that it can be handed to a prediction thread. */
+export interface OfflineMemoryData {
+  records: ListingRecord[];
+  pages: [action: string, page: RememberedPage][];
+}
+
+export class OfflineMemory {
+  private readonly records = new Map<string, ListingRecord>();
+  private readonly pages = new Map<string, RememberedPage>();
+  private index: MiniSearch<{ id: number; text: string }> | undefined;
+  private readonly order: ListingRecord[] = [];
+
+  static fromTransitions(transitions: Iterable<Transition>): OfflineMemory {
+    const memory = new OfflineMemory();
+    for (const t of transitions) {
+      if (t.source !== "offline" || !t.valid) continue;
+      const listing = parseListing(t.next);
+      if (listing) for (const r of listing.records) memory.addRecord(r);
+      // Clicking an entry of a listing opens that entry, wherever the listing was.
+      const arg = ARGUMENT.exec(t.action)?.[1]?.trim().toLowerCase();
+      const from = arg === undefined ? undefined : parseListing(t.state);
+      if (from?.records.some((r) => r.key.toLowerCase() === arg)) {
+        const key = normaliseAction(t.action);
+        if (!memory.pages.has(key)) memory.pages.set(key, { next: t.next, instruction: t.instruction });
+      }
+    }
+    return memory;
+  }
+
+  static fromData(data: OfflineMemoryData): OfflineMemory {
+    const memory = new OfflineMemory();
+    for (const r of data.records) memory.addRecord(r);
+    for (const [action, page] of data.pages) memory.pages.set(action, page);
+    return memory;
+  }
+
+  toData(): OfflineMemoryData {
+    return {
+      records: this.order,
+      pages: [...this.pages],
+    };
+  }
+
+  get size(): { records: number; pages: number } {
+    return { records: this.records.size, pages: this.pages.size };
+  }
+
+  private addRecord(r: ListingRecord) {
+    const key = r.key.toLowerCase();
+    if (this.records.has(key)) return;
+    this.records.set(key, r);
+    this.order.push(r);
+    this.index = undefined;
+  }
+
+  /** The page that clicking this entry opened in the demonstrations, with the current task's instruction. */
+  page(action: string, instruction: string): Observation | undefined {
+    const seen = this.pages.get(normaliseAction(action));
+    if (!seen) return undefined;
+    return seen.instruction === instruction
+      ? seen.next
+      : { ...seen.next, text: seen.next.text.replaceAll(seen.instruction, instruction) };
+  }
+
+  /** Remembered entries ranked for a query by BM25 over what their listing said (as a search engine would). */
+  ranked(query: string, limit: number): ListingRecord[] {
+    if (!this.index) {
+      this.index = new MiniSearch({
+        fields: ["text"],
+        tokenize: (text) => (text.toLowerCase().match(/[a-z0-9]+/g) ?? []).filter((w) => !isStopword(w)),
+        processTerm: (term) => term,
+        searchOptions: { combineWith: "OR" },
+      });
+      this.index.addAll(this.order.map((r, id) => ({ id, text: r.fields.join(" ") })));
+    }
+    return this.index
+      .search(contentWords(query).join(" "))
+      .sort((a, b) => b.score - a.score || Number(a.id) - Number(b.id))
+      .slice(0, limit)
+      .map((hit) => this.order[Number(hit.id)]!);
+  }
+}
