@@ -119,4 +119,71 @@ describe("offline memory", () => {
     expect(reopened.next.text).toBe(opened.next.text.replaceAll(opened.instruction, task.instruction));
     expect(reopened.confidence?.parts.match).toBe(1);
   });
+
+  it("learns which actions go back to an earlier page, and then predicts that page from the episode's history", async () => {
+    const item = (key: string) => ({
+      text: `Instruction: [SEP] find a red mug [SEP] < Prev [SEP] ${key} details [SEP] Buy Now`,
+      actions: ["click[< prev]", "click[buy now]"],
+    });
+    const episode = (n: number): Transition[] => {
+      const base = {
+        domain: "shop",
+        instruction: "find a red mug",
+        source: "offline" as const,
+        reward: 0,
+        done: false,
+        success: false,
+        valid: true,
+      };
+      return [
+        {
+          ...base,
+          id: `e${n}-0`,
+          state: { text: "Search", actions: ["search[...]"] },
+          action: "search[mug]",
+          next: RESULTS,
+        },
+        { ...base, id: `e${n}-1`, state: RESULTS, action: "click[b01]", next: item("B01") },
+        { ...base, id: `e${n}-2`, state: item("B01"), action: "click[< prev]", next: RESULTS },
+      ];
+    };
+    const few = OfflineMemory.fromTransitions([1, 2].flatMap(episode));
+    expect(few.goesBack("click[< prev]")).toBe(false);
+    const memory = OfflineMemory.fromTransitions([1, 2, 3, 4, 5].flatMap(episode));
+    expect(memory.goesBack("click[< prev]")).toBe(true);
+    expect(memory.goesBack("click[b01]")).toBe(false);
+
+    // This episode saw another listing; "< Prev" brings back that one, not the analogue's.
+    const ours = { ...RESULTS, text: RESULTS.text.replace("Red Stone Mug, Large", "Red Clay Mug, Tall") };
+    const task = {
+      id: "shop:test:1",
+      domain: "shop",
+      instruction: "find a red mug",
+      split: "test" as const,
+      origin: "seed" as const,
+    };
+    const [, opened, back] = episode(9);
+    const p = await new RetrievalExperienceModel({ reasoning: true }, memory).predict({
+      task,
+      history: [
+        {
+          state: ours,
+          action: "click[b01]",
+          next: item("B01"),
+          reward: 0,
+          done: false,
+          success: false,
+          valid: true,
+        },
+      ],
+      state: item("B01"),
+      action: "click[< prev]",
+      demonstrations: [
+        { ...back!, score: 0.9 },
+        { ...opened!, score: 0.5 },
+      ],
+    });
+    expect(p.next).toEqual(ours);
+    expect(p.confidence?.parts.match).toBe(1);
+  });
 });

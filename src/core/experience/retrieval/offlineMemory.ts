@@ -19,6 +19,9 @@ const SEGMENT = /\s*\[SEP\]\s*/;
 const ARGUMENT = /^\s*[a-z_]+\s*\[(.*)\]\s*$/i;
 /** A listing has at least this many entries of the same shape; fewer is a page with a few buttons. */
 const MIN_RECORDS = 3;
+/** An action goes back when it did in at least this share of at least this many offline uses. */
+const GOES_BACK_SHARE = 0.9;
+const GOES_BACK_MIN_TIMES = 5;
 
 export interface ListingRecord {
   /** The clickable element that opens the entry, as the page shows it (e.g. "B0018OE7"). */
@@ -91,6 +94,7 @@ interface RememberedPage {
 /** The memory's contents, plain data, so that it can be handed to a prediction thread. */
 export interface OfflineMemoryData {
   records: ListingRecord[];
+  returns: [action: string, counts: { times: number; returned: number }][];
   pages: [action: string, page: RememberedPage][];
 }
 
@@ -99,11 +103,21 @@ export class OfflineMemory {
   private readonly pages = new Map<string, RememberedPage>();
   private index: MiniSearch<{ id: number; text: string }> | undefined;
   private readonly order: ListingRecord[] = [];
+  private readonly returns = new Map<string, { times: number; returned: number }>();
 
   static fromTransitions(transitions: Iterable<Transition>): OfflineMemory {
     const memory = new OfflineMemory();
+    let previous: Transition | undefined;
+    // The pages of the current episode before this step's state.
+    let earlier = new Set<string>();
     for (const t of transitions) {
+      // Within an episode each state is the previous step's next state.
+      if (previous && previous.next.text === t.state.text) earlier.add(previous.state.text);
+      else earlier = new Set();
+      previous = t;
       if (t.source !== "offline" || !t.valid) continue;
+      if (earlier.size > 0 && t.next.text !== t.state.text)
+        memory.countReturn(t.action, earlier.has(t.next.text));
       const listing = parseListing(t.next);
       if (listing) for (const r of listing.records) memory.addRecord(r);
       // Clicking an entry of a listing opens that entry, wherever the listing was.
@@ -121,18 +135,40 @@ export class OfflineMemory {
     const memory = new OfflineMemory();
     for (const r of data.records) memory.addRecord(r);
     for (const [action, page] of data.pages) memory.pages.set(action, page);
+    for (const [action, counts] of data.returns) memory.returns.set(action, counts);
     return memory;
   }
 
   toData(): OfflineMemoryData {
     return {
       records: this.order,
+      returns: [...this.returns],
       pages: [...this.pages],
     };
   }
 
   get size(): { records: number; pages: number } {
     return { records: this.records.size, pages: this.pages.size };
+  }
+
+  private countReturn(action: string, returned: boolean) {
+    const key = normaliseAction(action);
+    const seen = this.returns.get(key) ?? { times: 0, returned: 0 };
+    seen.times++;
+    if (returned) seen.returned++;
+    this.returns.set(key, seen);
+  }
+
+  /**
+   * Whether this action goes back to a page the agent was on earlier in the episode: learnt from how often it
+   * did in the offline episodes ("< Prev" from an item returns to the listing the agent came from, with the
+   * same entries, which no analogue can know).
+   */
+  goesBack(action: string): boolean {
+    const seen = this.returns.get(normaliseAction(action));
+    return (
+      seen !== undefined && seen.times >= GOES_BACK_MIN_TIMES && seen.returned / seen.times >= GOES_BACK_SHARE
+    );
   }
 
   private addRecord(r: ListingRecord) {

@@ -13,6 +13,7 @@ import type {
 import { type Analogy, analogy, applySubstitutions } from "./analogy";
 import { goalEvidence, situationOf } from "./evidence";
 import { type OfflineMemory, parseListing, renderListing } from "./offlineMemory";
+import { editsInPlace, transferEdit } from "./pageEdit";
 
 export const RETRIEVAL_EXPERIENCE_MODEL = "retrieval-exp-v1";
 
@@ -38,6 +39,14 @@ const DELIBERATION = 4;
 const EVIDENCE_BANDWIDTH = 0.15;
 /** How much more goal evidence a successful demonstration may have had and still count as evidence of success. */
 const SUCCESS_EVIDENCE_SLACK = 0.1;
+
+/** What the offline memory adds to the analogue's prediction. */
+interface Recall {
+  next: Observation;
+  /** Seen, not inferred: a remembered page, or one this episode was on. */
+  known: boolean;
+  explanation: string;
+}
 
 interface Candidate {
   demo: Demonstration;
@@ -120,6 +129,24 @@ function queryOf(input: ExperienceInput): string | undefined {
   return undefined;
 }
 
+/** The earlier page of this episode (not the current one) most like the analogue's next page. */
+function wentBackTo(
+  input: ExperienceInput,
+  adapted: Observation,
+): { state: Observation; stepsAgo: number } | undefined {
+  const like = wordSet(adapted.text);
+  let best: { state: Observation; stepsAgo: number; similarity: number } | undefined;
+  input.history.forEach((step, i) => {
+    if (step.state.text === input.state.text) return;
+    const similarity = jaccard(like, wordSet(step.state.text));
+    // Ties go to the most recent page.
+    if (!best || similarity >= best.similarity) {
+      best = { state: step.state, stepsAgo: input.history.length - i, similarity };
+    }
+  });
+  return best;
+}
+
 function withoutEcho(text: string, instruction: string): string {
   return instruction.length > 0 ? text.replaceAll(instruction, " ") : text;
 }
@@ -195,16 +222,43 @@ export class RetrievalExperienceModel implements ExperienceModel {
    * What the memory of the offline demonstrations says beyond the analogue: the page of an entry they opened, or
    * the entries a listing for this query holds (the analogue's own entries are a neighbour's, for its query).
    */
-  private recall(
-    input: ExperienceInput,
-    adapted: Observation,
-  ): { next: Observation; explanation: string } | undefined {
+  private recall(input: ExperienceInput, chosen: Candidate): Recall | undefined {
     if (!this.memory) return undefined;
+    const adapted = chosen.next;
+    // Where going back leads depends on where this episode has been, which even the very same page and action
+    // in another episode cannot say.
+    const back = this.memory.goesBack(input.action) ? wentBackTo(input, adapted) : undefined;
+    if (back) {
+      return {
+        next: back.state,
+        known: true,
+        explanation: `In the offline demonstrations "${input.action}" goes back to a page visited earlier, so it shows the page this episode was on ${back.stepsAgo} step${back.stepsAgo === 1 ? "" : "s"} ago (the one most like the analogue's).`,
+      };
+    }
+    if (chosen.exact || chosen.historyStep !== undefined) return undefined;
     if (this.recalls(input)) {
       return {
         next: this.memory.page(input.action, input.task.instruction)!,
+        known: true,
         explanation: `The offline demonstrations opened this very entry ("${input.action}"), so its page is known.`,
       };
+    }
+    const entry = this.openedEntry(input, chosen);
+    if (entry) return entry;
+    if (chosen.sameTemplate && editsInPlace(chosen.demo.state, chosen.demo.next)) {
+      const text = transferEdit(
+        withoutEcho(chosen.demo.state.text, chosen.demo.instruction),
+        withoutEcho(chosen.demo.next.text, chosen.demo.instruction),
+        input.state.text,
+        (segment) => applySubstitutions(segment, chosen.analogy.substitutions).text,
+      );
+      if (text !== undefined) {
+        return {
+          next: { ...input.state, text },
+          known: false,
+          explanation: `Demonstration ${chosen.index + 1}'s action changed its page in place, so the same change is made to this page.`,
+        };
+      }
     }
     const listing = parseListing(adapted);
     const query = listing ? queryOf(input) : undefined;
@@ -221,7 +275,29 @@ export class RetrievalExperienceModel implements ExperienceModel {
     ];
     return {
       next: { text: renderListing({ ...listing, records }), ...(actions ? { actions } : {}) },
+      known: false,
       explanation: `Its listing holds the entries the offline demonstrations showed that best match "${query}"${page > 1 ? ` (page ${page})` : ""}, not the analogue's own.`,
+    };
+  }
+
+  /**
+   * An entry of the current listing whose page nobody opened: the analogue opened another entry of its listing, so
+   * its page is that entry's, and what the listing said about the entry (title, price) is what differs.
+   */
+  private openedEntry(input: ExperienceInput, chosen: Candidate): Recall | undefined {
+    const target = argumentOf(input.action)?.toLowerCase();
+    const entry = parseListing(input.state)?.records.find((r) => r.key.toLowerCase() === target);
+    const theirs = argumentOf(chosen.demo.action)?.toLowerCase();
+    const their = parseListing(chosen.demo.state)?.records.find((r) => r.key.toLowerCase() === theirs);
+    if (!entry || !their || their.fields.length !== entry.fields.length) return undefined;
+    let text = chosen.demo.next.text.replaceAll(chosen.demo.instruction, input.task.instruction);
+    their.fields.forEach((field, i) => {
+      text = text.replaceAll(field, entry.fields[i]!);
+    });
+    return {
+      next: { ...chosen.demo.next, text },
+      known: false,
+      explanation: `It opens an entry the demonstrations did not open; demonstration ${chosen.index + 1} opened another entry of its listing, so this page is that page with what the listing says about this entry (${entry.fields.map((f) => `"${f}"`).join(", ")}).`,
     };
   }
 
@@ -310,7 +386,8 @@ export class RetrievalExperienceModel implements ExperienceModel {
     const chosen = best.chosen;
 
     const outcome = estimateOutcome(input, candidates, chosen);
-    const confidence = confidenceOf(input, chosen, best, outcome, this.recalls(input));
+    const recall = this.recall(input, chosen);
+    const confidence = confidenceOf(input, chosen, best, outcome, recall?.known === true);
     if (!chosen.demo.valid && (chosen.exact || (chosen.sameTemplate && chosen.analogy.overlap > 0.9))) {
       return finish({
         ...invalid(
@@ -321,8 +398,6 @@ export class RetrievalExperienceModel implements ExperienceModel {
       });
     }
 
-    const recall =
-      chosen.exact || chosen.historyStep !== undefined ? undefined : this.recall(input, chosen.next);
     const next = recall?.next ?? chosen.next;
     const lines = [
       `The action "${input.action}" ${admissible ? "is among the admissible actions" : "was not checked against a list of admissible actions"}.`,
@@ -453,6 +528,7 @@ function estimateOutcome(input: ExperienceInput, candidates: Candidate[], chosen
   const ending = pool.filter((c) => c.demo.done === done);
   const evidence = evidenceOf(input.task.instruction, input.state, input.action);
   let reward = 0;
+  let successShare = 0;
   let explanation: string;
   if (ending.length === 0) {
     explanation = "No similar demonstration shows a reward for this, so the reward is 0.";
@@ -473,10 +549,7 @@ function estimateOutcome(input: ExperienceInput, candidates: Candidate[], chosen
       if (c.demo.success && e <= evidence + SUCCESS_EVIDENCE_SLACK) succeeded += k;
     }
     reward = den > 0 ? num / den : 0;
-    // Success is all or nothing: where most of the weighted evidence succeeded, predict a success and its full
-    // reward (averaging would predict 0.9 for a purchase that gets 1, and never a success).
-    const successShare = den > 0 ? succeeded / den : 0;
-    if (successShare >= 0.5) reward = 1;
+    successShare = den > 0 ? succeeded / den : 0;
     // Binary outcome rewards (success or not) only where the demonstrations show both outcomes.
     const binary =
       ending.every((c) => c.demo.reward === 0 || c.demo.reward === 1) &&
@@ -485,12 +558,15 @@ function estimateOutcome(input: ExperienceInput, candidates: Candidate[], chosen
     if (binary) reward = reward >= 0.5 ? 1 : 0;
     reward = Math.round(reward * 1000) / 1000;
     explanation = done
-      ? `${Math.round(doneShare * 100)}% of the similar demonstrations of this action ended the episode. The current situation covers ${Math.round(evidence * 100)}% of the instruction's content words; ${successShare >= 0.5 ? `most demonstrations that covered as much succeeded (${Math.round(successShare * 100)}% of the weight), so this is predicted to succeed with the full reward` : `demonstrations that covered as much were rewarded about ${reward}, so the predicted reward is ${reward}`}.`
+      ? `${Math.round(doneShare * 100)}% of the similar demonstrations of this action ended the episode. The current situation covers ${Math.round(evidence * 100)}% of the instruction's content words; demonstrations that covered as much were rewarded about ${reward}, so the predicted reward is ${reward}${successShare >= 0.5 ? `, and most of them succeeded (${Math.round(successShare * 100)}% of the weight), so this most likely succeeds` : ""}.`
       : `Most similar demonstrations of this action did not end the episode${reward > 0 ? `; they were rewarded about ${reward}` : ", and gave no reward"}.`;
   }
   // Outcome rewards: only the step that ends the episode is rewarded.
   if (!done) reward = 0;
-  const success = done && reward >= 0.999;
+  // The reward is an expectation (a graded signal to learn from: a purchase of which the similar ones mostly
+  // succeeded gets about 0.9, not 1, so that the policy still gains by making it surer); success is the likelier
+  // of the two outcomes. Rewarding likely successes in full let a policy game the model with hasty purchases.
+  const success = done && (reward >= 0.999 || successShare >= 0.5);
   // Ending or not: |2·share − 1| (an even split is no evidence). The reward: how far the kernel estimate was from
   // the binary decision it was rounded to, when it was rounded (0.5 exactly is a coin toss).
   const doneCertainty = Math.abs(2 * doneShare - 1);
