@@ -1,6 +1,7 @@
 /**
  * `npm start`: apply migrations, seed demo data into an empty database, build the web app if the sources changed
- * since the last build, then run web and worker together. Ctrl-C stops both; if either dies, the other is stopped.
+ * since the last build, then run web, worker and the environment server together. Ctrl-C stops them all; if one
+ * dies, the others are stopped.
  * package.json runs it with `exec`, so that a signal sent to `npm start` reaches this process (a shell between
  * npm and node would swallow it).
  */
@@ -105,9 +106,15 @@ async function main() {
       stdio: "inherit",
       env,
     }),
+    // The environment server for external trainers (OpenEnv, AgentGym): README "Train an LLM agent with verl…".
+    spawn(process.execPath, ["--import", "tsx", path.join(root, "scripts", "envServer.ts")], {
+      cwd: root,
+      stdio: "inherit",
+      env,
+    }),
   ];
   log(
-    `web on http://${settings.host}:${settings.port}, worker started; Ctrl-C (SIGINT) or SIGTERM stops both`,
+    `web on http://${settings.host}:${settings.port}, worker and environment server (port ${settings.envServer.port}) started; Ctrl-C (SIGINT) or SIGTERM stops them`,
   );
 
   let stopping = false;

@@ -1,0 +1,203 @@
+/**
+ * Writes external episodes as they happen: the trajectory when the episode starts (status "live"), each step as it
+ * is taken, the outcome when it ends ("done") or is given up ("abandoned": the client went away or idled out).
+ * Writes are queued and committed together every few milliseconds, one transaction per batch, in the order they
+ * were made: a step never waits for the disk, and a client that vanishes loses at most the batch in flight of a
+ * server that dies with it (the steps before it are stored).
+ */
+import type { Task } from "@/core/types";
+import type { Db } from "../db";
+import { insertSteps, type StepRow } from "../trajectories/insertSteps";
+import { refreshRunFigures } from "./runFigures";
+
+export interface EpisodeStart {
+  trajectoryId: string;
+  episodeId: string;
+  runId: string;
+  task: Task;
+  source: "real" | "synthetic";
+  iteration: number;
+  group: number | null;
+  policy: string;
+}
+
+export interface EpisodeEnd {
+  status: "done" | "abandoned";
+  totalReward: number;
+  success: boolean;
+  length: number;
+  agentTokens: number | null;
+}
+
+type Write =
+  | { kind: "start"; episode: EpisodeStart }
+  | { kind: "step"; row: StepRow }
+  | { kind: "end"; trajectoryId: string; runId: string; iteration: number; end: EpisodeEnd };
+
+export class EpisodeRecorder {
+  private pending: Write[] = [];
+  private timer: NodeJS.Timeout | undefined;
+  private writing: Promise<void> = Promise.resolve();
+  /** Runs whose curves need redrawing, with the policy versions that changed; refreshed at most every figuresMs. */
+  private readonly stale = new Map<string, Set<number>>();
+  private figuresTimer: NodeJS.Timeout | undefined;
+  private failures = 0;
+
+  constructor(
+    private readonly db: Db,
+    private readonly flushMs = 15,
+    private readonly figuresMs = 500,
+    private readonly log: (line: string) => void = (line) => console.error(line),
+  ) {}
+
+  start(episode: EpisodeStart): void {
+    this.push({ kind: "start", episode });
+  }
+
+  step(row: StepRow): void {
+    this.push({ kind: "step", row });
+  }
+
+  end(trajectoryId: string, runId: string, iteration: number, end: EpisodeEnd): void {
+    this.push({ kind: "end", trajectoryId, runId, iteration, end });
+  }
+
+  private push(write: Write): void {
+    this.pending.push(write);
+    this.timer ??= setTimeout(() => {
+      this.timer = undefined;
+      void this.flush();
+    }, this.flushMs);
+  }
+
+  /** Commits everything queued so far (and waits for the batch in flight). */
+  flush(): Promise<void> {
+    const next = this.writing.then(() => this.commit());
+    this.writing = next;
+    return next;
+  }
+
+  private async commit(): Promise<void> {
+    const batch = this.pending;
+    this.pending = [];
+    if (batch.length === 0) return;
+    try {
+      await this.write(batch);
+      this.failures = 0;
+    } catch (error) {
+      // Nothing of the batch committed: put it back in front, in order, and try again shortly.
+      this.pending = [...batch, ...this.pending];
+      this.failures++;
+      this.log(
+        `[env-server] recording failed (attempt ${this.failures}), retrying: ${(error as Error).message}`,
+      );
+      this.timer ??= setTimeout(
+        () => {
+          this.timer = undefined;
+          void this.flush();
+        },
+        Math.min(5_000, 100 * 2 ** this.failures),
+      );
+      return;
+    }
+    for (const w of batch) if (w.kind === "end") this.markStale(w.runId, w.iteration);
+  }
+
+  private async write(batch: Write[]): Promise<void> {
+    const starts = batch.flatMap((w) => (w.kind === "start" ? [w.episode] : []));
+    const steps = batch.flatMap((w) => (w.kind === "step" ? [w.row] : []));
+    const ends = batch.flatMap((w) => (w.kind === "end" ? [w] : []));
+    await this.db.$transaction(
+      async (tx) => {
+        if (starts.length > 0) {
+          const tasks = new Map(starts.map((s) => [s.task.id, s.task]));
+          const known = new Set(
+            (await tx.task.findMany({ where: { id: { in: [...tasks.keys()] } }, select: { id: true } })).map(
+              (t) => t.id,
+            ),
+          );
+          const missing = [...tasks.values()].filter((t) => !known.has(t.id));
+          if (missing.length > 0)
+            await tx.task.createMany({
+              data: missing.map((t) => ({
+                id: t.id,
+                domain: t.domain,
+                instruction: t.instruction,
+                split: t.split,
+                origin: t.origin,
+                goal: (t.goal ?? undefined) as object | undefined,
+                parentId: t.parentId ?? null,
+                generation: t.generation ?? 0,
+              })),
+            });
+          await tx.trajectory.createMany({
+            data: starts.map((s) => ({
+              id: s.trajectoryId,
+              episodeId: s.episodeId,
+              status: "live",
+              taskId: s.task.id,
+              domain: s.task.domain,
+              source: s.source,
+              purpose: "train",
+              policy: s.policy,
+              runId: s.runId,
+              iteration: s.iteration,
+              group: s.group,
+            })),
+          });
+        }
+        if (steps.length > 0) await insertSteps(tx, steps);
+        for (const { trajectoryId, end } of ends)
+          await tx.trajectory.update({
+            where: { id: trajectoryId },
+            data: {
+              status: end.status,
+              totalReward: end.totalReward,
+              success: end.success,
+              length: end.length,
+              agentTokens: end.agentTokens,
+            },
+          });
+      },
+      { timeout: 60_000, maxWait: 30_000 },
+    );
+  }
+
+  private markStale(runId: string, iteration: number): void {
+    const versions = this.stale.get(runId) ?? new Set<number>();
+    versions.add(iteration);
+    this.stale.set(runId, versions);
+    this.figuresTimer ??= setTimeout(() => {
+      this.figuresTimer = undefined;
+      void this.refreshFigures();
+    }, this.figuresMs);
+  }
+
+  /** Redraws the curves and the heatmap rows of the runs whose episodes ended since the last time. */
+  async refreshFigures(): Promise<void> {
+    const stale = [...this.stale];
+    this.stale.clear();
+    for (const [runId, versions] of stale) {
+      try {
+        await refreshRunFigures(this.db, runId, [...versions]);
+      } catch (error) {
+        this.log(`[env-server] run ${runId}: figures not refreshed: ${(error as Error).message}`);
+        for (const v of versions) this.markStale(runId, v);
+      }
+    }
+  }
+
+  /** Everything written, and the figures up to date: for shutdown and for tests. */
+  async drain(): Promise<void> {
+    if (this.timer) {
+      clearTimeout(this.timer);
+      this.timer = undefined;
+    }
+    await this.flush();
+    if (this.figuresTimer) {
+      clearTimeout(this.figuresTimer);
+      this.figuresTimer = undefined;
+    }
+    await this.refreshFigures();
+  }
+}
