@@ -37,6 +37,8 @@ export class Episode {
   /** The shadow's answer and the record of the last step: the next step waits for them. */
   private tail: Promise<void> = Promise.resolve();
   private shadowEnded = false;
+  /** How long the environment itself took for the last step (the experience model's time, in synthetic mode). */
+  lastEnvMs = 0;
 
   constructor(private readonly init: EpisodeInit) {}
 
@@ -85,7 +87,9 @@ export class Episode {
     try {
       await this.tail;
       const state = this.observation as Observation;
+      const envStarted = performance.now();
       const result = await this.init.env.step(action.action);
+      this.lastEnvMs = performance.now() - envStarted;
       const index = this.steps++;
       // A real environment stops at the domain's step limit as the synthetic one does (rollout.ts's maxSteps).
       const done = result.done || this.steps >= this.init.domain.maxSteps;

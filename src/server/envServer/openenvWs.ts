@@ -31,12 +31,13 @@ export function serveOpenenvWs(service: EnvService, ws: WebSocket, defaults: Res
   };
   let chain: Promise<void> = Promise.resolve();
   ws.on("message", (raw) => {
-    chain = chain.then(() => handle(raw.toString()));
+    const arrived = performance.now();
+    chain = chain.then(() => handle(raw.toString(), arrived));
   });
   ws.on("close", () => service.close(session));
   ws.on("error", () => service.close(session));
 
-  async function handle(text: string): Promise<void> {
+  async function handle(text: string, arrived: number): Promise<void> {
     if (session.closed) return;
     let json: unknown;
     try {
@@ -64,9 +65,10 @@ export function serveOpenenvWs(service: EnvService, ws: WebSocket, defaults: Res
     try {
       if (message.type === "reset")
         send({ type: "observation", data: await service.reset(session, message.data, defaults) });
-      else if (message.type === "step")
+      else if (message.type === "step") {
         send({ type: "observation", data: await service.step(session, message.data) });
-      else if (message.type === "state") send({ type: "state", data: service.state(session) });
+        service.stepTimer?.(performance.now() - arrived, session.episode?.lastEnvMs ?? 0);
+      } else if (message.type === "state") send({ type: "state", data: service.state(session) });
       else {
         service.close(session);
         ws.close(1000, "closed");

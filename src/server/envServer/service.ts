@@ -39,6 +39,11 @@ export class EnvService {
   private readonly feeds = new Map<string, CurriculumFeed>();
   /** The final state of HTTP episodes that ended, for /state and a clear answer to a late step; bounded. */
   private readonly ended = new Map<string, EpisodeState>();
+  /**
+   * Told of every WebSocket step: the time from the message's arrival to its reply's send, and the environment's
+   * own part of it (the bench's measure of what the server adds).
+   */
+  stepTimer: ((totalMs: number, envMs: number) => void) | undefined;
   /** Episodes whose last records may still be on their way to the recorder. */
   private readonly unsettled = new Set<Episode>();
 
