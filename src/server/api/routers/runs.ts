@@ -66,6 +66,7 @@ export const runsRouter = createTRPCRouter({
         select: {
           id: true,
           name: true,
+          kind: true,
           method: true,
           domain: true,
           algorithm: true,
@@ -149,7 +150,38 @@ export const runsRouter = createTRPCRouter({
       });
     }),
 
+  /**
+   * An external run's episodes still being played through the environment server, with their steps so far
+   * (stored as they happen): what its trainer is doing now.
+   */
+  liveSessions: publicProcedure.input(z.object({ id: RunId })).query(async ({ ctx, input }) => {
+    const live = await ctx.db.trajectory.findMany({
+      where: { runId: input.id, status: "live" },
+      orderBy: { createdAt: "desc" },
+      take: 200,
+      select: {
+        id: true,
+        episodeId: true,
+        taskId: true,
+        source: true,
+        iteration: true,
+        createdAt: true,
+        _count: { select: { steps: true } },
+      },
+    });
+    return live.map(({ _count, ...t }) => ({ ...t, steps: _count.steps }));
+  }),
+
   cancel: publicProcedure.input(z.object({ id: z.string() })).mutation(async ({ ctx, input }) => {
+    const run = await ctx.db.run.findUnique({ where: { id: input.id }, select: { kind: true } });
+    // An external run has no job to stop: cancelling it marks it stopped, so that it can be deleted.
+    if (run?.kind === "external") {
+      await ctx.db.run.updateMany({
+        where: { id: input.id, status: { in: [...ACTIVE_STATUSES] } },
+        data: { status: "cancelled", finishedAt: new Date() },
+      });
+      return { cancelled: 0 };
+    }
     const jobs = await activeTrainJobs(ctx.db, input.id);
     let stoppedNow = jobs.length === 0;
     // A queued job stops at once; a running one at its next heartbeat, and its worker then marks the run.
@@ -166,6 +198,11 @@ export const runsRouter = createTRPCRouter({
   resume: publicProcedure.input(z.object({ id: z.string() })).mutation(async ({ ctx, input }) => {
     const run = await ctx.db.run.findUnique({ where: { id: input.id } });
     if (!run) throw new TRPCError({ code: "NOT_FOUND", message: `No run with id ${input.id}` });
+    if (run.kind === "external")
+      throw new TRPCError({
+        code: "BAD_REQUEST",
+        message: "An external run is driven by its trainer through the environment server; it cannot be resumed here",
+      });
     if (run.status === "succeeded")
       throw new TRPCError({
         code: "BAD_REQUEST",
