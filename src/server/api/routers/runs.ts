@@ -41,6 +41,11 @@ function plan(config: unknown): { plannedIterations: number | null; realBudget: 
   };
 }
 
+/** An external run's trainer decides how long it goes: nothing is planned in advance. */
+function planOf(run: { kind?: string; config: unknown }) {
+  return run.kind === "external" ? { plannedIterations: null, realBudget: null } : plan(run.config);
+}
+
 const RunId = z.string().min(1).max(100);
 
 async function activeTrainJobs(db: Parameters<typeof createRun>[0], runId: string) {
@@ -86,7 +91,7 @@ export const runsRouter = createTRPCRouter({
       return runs.map(({ config, ...run }) => ({
         ...run,
         ...evaluations(run.result),
-        ...plan(config),
+        ...planOf({ kind: run.kind, config }),
       }));
     }),
 
@@ -96,7 +101,7 @@ export const runsRouter = createTRPCRouter({
       include: { metrics: { orderBy: { iteration: "asc" } } },
     });
     if (!run) throw new TRPCError({ code: "NOT_FOUND", message: `No run with id ${input.id}` });
-    return { ...run, ...evaluations(run.result), ...plan(run.config) };
+    return { ...run, ...evaluations(run.result), ...planOf(run) };
   }),
 
   /** Several runs' per-iteration curves, in the order asked, for one chart. */
@@ -126,6 +131,7 @@ export const runsRouter = createTRPCRouter({
           syntheticTransitions: true,
           result: true,
           config: true,
+          kind: true,
           metrics: {
             orderBy: { iteration: "asc" },
             select: {
@@ -146,7 +152,7 @@ export const runsRouter = createTRPCRouter({
       const byId = new Map(runs.map((r) => [r.id, r]));
       return ids.map((id) => {
         const { result, config, ...run } = byId.get(id)!;
-        return { ...run, ...evaluations(result), ...plan(config) };
+        return { ...run, ...evaluations(result), ...planOf({ kind: run.kind, config }) };
       });
     }),
 
@@ -201,7 +207,8 @@ export const runsRouter = createTRPCRouter({
     if (run.kind === "external")
       throw new TRPCError({
         code: "BAD_REQUEST",
-        message: "An external run is driven by its trainer through the environment server; it cannot be resumed here",
+        message:
+          "An external run is driven by its trainer through the environment server; it cannot be resumed here",
       });
     if (run.status === "succeeded")
       throw new TRPCError({
