@@ -38,7 +38,7 @@ export async function startEnvServer(db: Db, options: EnvServerOptions = {}): Pr
     ...(options.flushMs !== undefined ? { flushMs: options.flushMs } : {}),
     ...(options.figuresMs !== undefined ? { figuresMs: options.figuresMs } : {}),
   });
-  await service.recoverAbandoned();
+  await service.watchStale();
   const agentgym = { webshop: new AgentGymIds(), alfworld: new AgentGymIds() };
 
   const server = http.createServer((req, res) => {

@@ -6,6 +6,7 @@
 import { randomUUID } from "node:crypto";
 import type { RealDomain } from "@/core/envs/domain";
 import type { RealDomainName } from "@/core/envs/names";
+import { sqlDate } from "../bulkInsert";
 import type { Db } from "../db";
 import { CurriculumFeed } from "./curriculumFeed";
 import { EnvFactory } from "./envFactory";
@@ -46,6 +47,7 @@ export class EnvService {
   stepTimer: ((totalMs: number, envMs: number) => void) | undefined;
   /** Episodes whose last records may still be on their way to the recorder. */
   private readonly unsettled = new Set<Episode>();
+  private staleSweeper: NodeJS.Timeout | undefined;
 
   constructor(
     readonly db: Db,
@@ -59,22 +61,34 @@ export class EnvService {
     });
   }
 
-  /** Episodes a previous server left open (it died with them): they were abandoned. */
-  async recoverAbandoned(): Promise<number> {
-    const live = await this.db.trajectory.findMany({
-      where: { status: "live" },
-      select: { id: true, runId: true },
-    });
-    if (live.length === 0) return 0;
-    for (const t of live) {
-      const length = await this.db.step.count({ where: { trajectoryId: t.id } });
-      const reward = await this.db.step.aggregate({ where: { trajectoryId: t.id }, _sum: { reward: true } });
-      await this.db.trajectory.update({
-        where: { id: t.id },
-        data: { status: "abandoned", length, totalReward: reward._sum.reward ?? 0 },
-      });
-    }
-    return live.length;
+  /**
+   * Episodes left `live` by a server that died with them (or lost its client without noticing): any live episode
+   * of any server with nothing stored for twice the idle timeout, except this server's own, is abandoned, with the
+   * steps it has. Run at start and then every idle timeout, so several servers may share one database.
+   */
+  async abandonStale(): Promise<number> {
+    const own = [...this.unsettled].filter((e) => !e.done).map((e) => e.trajectoryId);
+    const cutoff = sqlDate(new Date(Date.now() - 2 * this.sessions.limits.idleMs));
+    return this.db.$executeRawUnsafe(
+      `UPDATE "Trajectory" SET "status" = 'abandoned',
+         "length" = (SELECT COUNT(*) FROM "Step" s WHERE s."trajectoryId" = "Trajectory"."id"),
+         "totalReward" = COALESCE((SELECT SUM(s."reward") FROM "Step" s WHERE s."trajectoryId" = "Trajectory"."id"), 0)
+       WHERE "status" = 'live' AND "id" NOT IN (SELECT value FROM json_each(?))
+         AND COALESCE((SELECT MAX(s."createdAt") FROM "Step" s WHERE s."trajectoryId" = "Trajectory"."id"),
+                      "Trajectory"."createdAt") < ?`,
+      JSON.stringify(own),
+      cutoff,
+    );
+  }
+
+  /** Abandons stale episodes now and every idle timeout from now on. */
+  async watchStale(): Promise<void> {
+    await this.abandonStale();
+    this.staleSweeper = setInterval(
+      () => void this.abandonStale().catch(() => undefined),
+      Math.max(1_000, this.sessions.limits.idleMs),
+    );
+    this.staleSweeper.unref();
   }
 
   open(kind: SessionKind, tag?: Record<string, unknown>): Session {
@@ -226,6 +240,7 @@ export class EnvService {
   /** Every open episode abandoned and recorded, the models stopped. */
   async shutdown(): Promise<void> {
     this.sessions.stop();
+    if (this.staleSweeper) clearInterval(this.staleSweeper);
     for (const session of this.sessions.all()) {
       this.sessions.close(session, "was closed: the server stopped");
       session.onExpire?.("the server stopped");
