@@ -39,6 +39,7 @@ beforeAll(async () => {
     idleMs: IDLE_SECONDS * 1000,
     threads: 0,
     figuresMs: 20,
+    indexEveryMs: 0,
   });
 }, 300_000);
 
@@ -213,6 +214,18 @@ describe("the environment server with the Python client", () => {
     const run = await t.db.run.findUniqueOrThrow({ where: { id: out.runs.shop } });
     expect(run.iteration).toBe(2);
     expect(run.syntheticTransitions).toBeGreaterThan(0);
+  });
+});
+
+describe("the replay buffer", () => {
+  it("takes the external runs' steps into LanceDB", async () => {
+    const runIds = (await t.db.run.findMany({ where: { kind: "external" }, select: { id: true } })).map(
+      (r) => r.id,
+    );
+    const where = { trajectory: { runId: { in: runIds } } };
+    expect(await t.db.step.count({ where })).toBeGreaterThan(0);
+    await server.service.index();
+    expect(await t.db.step.count({ where: { ...where, indexedAt: null } })).toBe(0);
   });
 });
 

@@ -134,6 +134,8 @@ export async function handleRunsApi(
   }
   await service.settle();
   await finishExternalRun(service.db, run.id);
+  // The run's steps become searchable neighbours now rather than at the next pass.
+  await service.index();
   sendJson(res, 200, { ok: true });
   return true;
 }

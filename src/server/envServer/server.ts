@@ -19,6 +19,8 @@ export interface EnvServerOptions extends Partial<ServiceOptions> {
   port?: number;
   /** Required from clients not on this machine (Authorization: Bearer <token>). */
   token?: string;
+  /** How often recorded steps go into LanceDB; 0: only when a run is finished. */
+  indexEveryMs?: number;
 }
 
 export interface EnvServer {
@@ -39,6 +41,8 @@ export async function startEnvServer(db: Db, options: EnvServerOptions = {}): Pr
     ...(options.figuresMs !== undefined ? { figuresMs: options.figuresMs } : {}),
   });
   await service.watchStale();
+  const indexEvery = options.indexEveryMs ?? 30_000;
+  if (indexEvery > 0) service.startIndexing(indexEvery);
   const agentgym = { webshop: new AgentGymIds(), alfworld: new AgentGymIds() };
 
   const server = http.createServer((req, res) => {

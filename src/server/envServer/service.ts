@@ -48,6 +48,8 @@ export class EnvService {
   /** Episodes whose last records may still be on their way to the recorder. */
   private readonly unsettled = new Set<Episode>();
   private staleSweeper: NodeJS.Timeout | undefined;
+  private indexer: NodeJS.Timeout | undefined;
+  private indexing: Promise<unknown> = Promise.resolve();
 
   constructor(
     readonly db: Db,
@@ -89,6 +91,26 @@ export class EnvService {
       Math.max(1_000, this.sessions.limits.idleMs),
     );
     this.staleSweeper.unref();
+  }
+
+  /**
+   * Puts the recorded steps into LanceDB (the UI's neighbours and search), as the worker does after its jobs: now
+   * and every `everyMs`, off the steps' path. Indexing takes the replay buffer's write lock, so it never races the
+   * worker.
+   */
+  startIndexing(everyMs: number): void {
+    this.indexer = setInterval(() => void this.index().catch(() => undefined), everyMs);
+    this.indexer.unref();
+  }
+
+  /** Indexes every step not yet in LanceDB (one pass at a time); returns how many went in. */
+  index(): Promise<number> {
+    const next = this.indexing.then(async () => {
+      const { indexPending } = await import("../replay/syncSteps");
+      return (await indexPending(this.db)).indexed;
+    });
+    this.indexing = next.catch(() => undefined);
+    return next;
   }
 
   open(kind: SessionKind, tag?: Record<string, unknown>): Session {
@@ -241,11 +263,13 @@ export class EnvService {
   async shutdown(): Promise<void> {
     this.sessions.stop();
     if (this.staleSweeper) clearInterval(this.staleSweeper);
+    if (this.indexer) clearInterval(this.indexer);
     for (const session of this.sessions.all()) {
       this.sessions.close(session, "was closed: the server stopped");
       session.onExpire?.("the server stopped");
     }
     await this.settle();
+    await this.indexing;
     await this.factory.close();
   }
 
