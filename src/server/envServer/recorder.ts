@@ -29,6 +29,9 @@ export interface EpisodeEnd {
   agentTokens: number | null;
 }
 
+/** Failed attempts of a batch before its writes are tried one by one. */
+const ISOLATE_AFTER = 3;
+
 type Write =
   | { kind: "start"; episode: EpisodeStart }
   | { kind: "step"; row: StepRow }
@@ -82,7 +85,8 @@ export class EpisodeRecorder {
     this.pending = [];
     if (batch.length === 0) return;
     try {
-      await this.write(batch);
+      if (this.failures >= ISOLATE_AFTER) await this.writeOneByOne(batch);
+      else await this.write(batch);
       this.failures = 0;
     } catch (error) {
       // Nothing of the batch committed: put it back in front, in order, and try again shortly.
@@ -101,6 +105,31 @@ export class EpisodeRecorder {
       return;
     }
     for (const w of batch) if (w.kind === "end") this.markStale(w.runId, w.iteration);
+  }
+
+  /**
+   * A batch that keeps failing is written one write at a time, so that one bad write (which no retry mends) costs
+   * only itself and what depends on it, logged, instead of holding up every episode behind it.
+   */
+  private async writeOneByOne(batch: Write[]): Promise<void> {
+    // The database itself may be down: try the whole batch first.
+    try {
+      await this.write(batch);
+      return;
+    } catch {}
+    for (const w of batch) {
+      try {
+        await this.write([w]);
+      } catch (error) {
+        const what =
+          w.kind === "start"
+            ? `episode ${w.episode.episodeId}`
+            : w.kind === "step"
+              ? `a step of ${w.row.trajectoryId}`
+              : `the end of ${w.trajectoryId}`;
+        this.log(`[env-server] dropped ${what}: ${(error as Error).message}`);
+      }
+    }
   }
 
   private async write(batch: Write[]): Promise<void> {

@@ -47,6 +47,8 @@ export class EnvService {
   stepTimer: ((totalMs: number, envMs: number) => void) | undefined;
   /** Episodes whose last records may still be on their way to the recorder. */
   private readonly unsettled = new Set<Episode>();
+  /** Ids of the episodes being played or being started, on any transport. */
+  private readonly claimed = new Set<string>();
   private staleSweeper: NodeJS.Timeout | undefined;
   private indexer: NodeJS.Timeout | undefined;
   private indexing: Promise<unknown> = Promise.resolve();
@@ -139,35 +141,48 @@ export class EnvService {
       );
     const mode = defaults.mode ?? data.mode ?? defaultMode(run.config);
     const episodeId = data.episode_id ?? randomUUID();
-    if (this.sessions.hasEpisode(episodeId) || this.ended.has(episodeId))
+    const stored =
+      data.episode_id !== undefined &&
+      (await this.db.trajectory.count({ where: { episodeId: data.episode_id } })) > 0;
+    // Claimed before the next await: two resets naming one new id cannot both have it.
+    if (stored || this.claimed.has(episodeId) || this.ended.has(episodeId))
       throw new EnvServerError(
         "VALIDATION_ERROR",
         `episode_id ${episodeId} is already in use: pick a new one`,
       );
-    const built = await this.factory.create(domainName, mode, run.config);
-    const { task, member } =
-      data.task_id !== undefined
-        ? { task: await taskById(this.db, built.domain, data.task_id), member: null }
-        : data.seed !== undefined
-          ? { task: taskBySeed(built.domain, data.seed), member: null }
-          : await this.feed(run, built.domain).next(data.group);
-    const version = data.policy_version ?? (await this.currentVersion(run.id));
+    this.claimed.add(episodeId);
+    let episode: Episode;
+    let reply: StepReply;
+    try {
+      const built = await this.factory.create(domainName, mode, run.config);
+      const { task, member } =
+        data.task_id !== undefined
+          ? { task: await taskById(this.db, built.domain, data.task_id), member: null }
+          : data.seed !== undefined
+            ? { task: taskBySeed(built.domain, data.seed), member: null }
+            : await this.feed(run, built.domain).next(data.group);
+      const version = data.policy_version ?? (await this.currentVersion(run.id));
+      episode = new Episode({
+        episodeId,
+        runId: run.id,
+        task,
+        mode,
+        version,
+        group: data.group !== undefined ? member : null,
+        recorder: this.recorder,
+        ...built,
+      });
+      reply = await episode.start();
+    } catch (error) {
+      this.claimed.delete(episodeId);
+      throw error;
+    }
     // A new reset ends the episode the session was playing.
     if (session.episode) this.finish(session.episode, "abandoned");
-    const episode = new Episode({
-      episodeId,
-      runId: run.id,
-      task,
-      mode,
-      version,
-      group: data.group !== undefined ? member : null,
-      recorder: this.recorder,
-      ...built,
-    });
     session.episode = episode;
     this.unsettled.add(episode);
-    if (session.kind === "http") this.sessions.bindEpisode(session, episodeId);
-    const reply = await episode.start();
+    if (session.closed) this.finish(episode, "abandoned");
+    else if (session.kind === "http") this.sessions.bindEpisode(session, episodeId);
     session.touch();
     return { ...reply, metadata: this.metadata(episode) };
   }
@@ -218,6 +233,7 @@ export class EnvService {
 
   private finish(episode: Episode, how: "done" | "abandoned"): void {
     episode.finish(how);
+    this.claimed.delete(episode.id);
     void episode.settled().then(() => this.unsettled.delete(episode));
   }
 

@@ -83,10 +83,6 @@ export class Sessions {
     );
   }
 
-  hasEpisode(episodeId: string): boolean {
-    return this.byEpisode.has(episodeId);
-  }
-
   /** Frees a session, abandoning its episode if one is still going. */
   close(session: Session, why = "was closed"): void {
     if (session.closed) return;
