@@ -5,6 +5,7 @@
  * looked up in the database under its external run.
  */
 import { spawn } from "node:child_process";
+import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDb, type TestDb } from "../../../tests/helpers/testDb";
@@ -229,7 +230,32 @@ describe("the replay buffer", () => {
   });
 });
 
+/** This machine's address as other machines see it, if it has one. */
+function outsideAddress(): string | undefined {
+  return Object.values(os.networkInterfaces())
+    .flat()
+    .find((i) => i?.family === "IPv4" && !i.internal)?.address;
+}
+
 describe("who may use the server", () => {
+  const address = outsideAddress();
+  it.skipIf(!address)("asks a client from another address for the bearer token", async () => {
+    const token = "a-very-long-secret-token";
+    const open = await startEnvServer(t.db, { host: "0.0.0.0", port: 0, token, indexEveryMs: 0 });
+    try {
+      const outside = `http://${address}:${open.port}`;
+      const refused = await fetch(`${outside}/health`);
+      expect(refused.status).toBe(401);
+      expect(((await refused.json()) as { data: { code: string } }).data.code).toBe("UNAUTHORIZED");
+      expect(
+        (await fetch(`${outside}/health`, { headers: { authorization: `Bearer ${token}` } })).status,
+      ).toBe(200);
+      expect((await fetch(`http://127.0.0.1:${open.port}/health`)).status).toBe(200);
+    } finally {
+      await open.close();
+    }
+  });
+
   it("serves this machine without a token and others only with the right one", () => {
     expect(() => authorize("127.0.0.1", undefined)).not.toThrow();
     expect(() => authorize("::1", undefined)).not.toThrow();
