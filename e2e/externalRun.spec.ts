@@ -76,7 +76,7 @@ test.describe("an external trainer's run", () => {
     let opened: Reply | undefined;
     for (let g = 0; g < 4; g++) opened = (await playEpisode(runId, 1, "v1-task0")) ?? opened;
     await call(`/runs/${runId}/metrics`, { policy_version: 1, metrics: { loss: 0.52, kl: 0.01 } });
-    await expect(page.getByTestId("metric-row")).toHaveCount(1, { timeout: 20_000 });
+    await expect(page.getByTestId("metric-row")).toHaveCount(1, { timeout: 60_000 });
 
     // Version 2 starts an episode and pauses: the PM sees it live, with its steps so far.
     const live = await call<Reply>("/reset", { run_id: runId, group: "v2-task0", policy_version: 2 });
@@ -84,7 +84,7 @@ test.describe("an external trainer's run", () => {
       episode_id: live.metadata.episode_id,
       action: { action: choose(live.observation, 0) },
     });
-    await expect(page.getByTestId("live-count")).toHaveText("1", { timeout: 20_000 });
+    await expect(page.getByTestId("live-count")).toHaveText("1", { timeout: 60_000 });
     await expect(page.getByTestId("live-sessions")).toContainText(live.metadata.episode_id);
 
     // It finishes, more of version 2 is played: the curves grow a second point and the session is gone.
@@ -98,8 +98,8 @@ test.describe("an external trainer's run", () => {
     }
     for (let g = 0; g < 3; g++) await playEpisode(runId, 2, "v2-task0");
     await call(`/runs/${runId}/metrics`, { policy_version: 2, metrics: { loss: 0.41, kl: 0.02 } });
-    await expect(page.getByTestId("metric-row")).toHaveCount(2, { timeout: 20_000 });
-    await expect(page.getByTestId("live-count")).toHaveText("0", { timeout: 20_000 });
+    await expect(page.getByTestId("metric-row")).toHaveCount(2, { timeout: 60_000 });
+    await expect(page.getByTestId("live-count")).toHaveText("0", { timeout: 60_000 });
     await expect(page.getByTestId("success-chart")).toBeVisible();
     await page.screenshot({ path: "docs/screenshots/external-run.png" });
 

@@ -6,11 +6,14 @@
  */
 import { parseRunConfig, type RunConfig } from "@/core/train/config";
 import { hasPhase } from "@/core/train/methods";
-import type { Db } from "../db";
+import { type Db, retryWhenBusy } from "../db";
 import { EnvServerError } from "./errors";
 import type { EnvMode } from "./protocol";
 
 export const EXTERNAL = "external";
+
+/** Transaction limits for the server's writes: they wait behind a worker's long iteration writes. */
+export const TX_LIMITS = { timeout: 60_000, maxWait: 30_000 };
 
 export interface ExternalRun {
   id: string;
@@ -72,20 +75,25 @@ export async function recordTrainerMetrics(
   version: number,
   metrics: Record<string, number>,
 ): Promise<void> {
-  await db.$transaction(async (tx) => {
-    const row = await tx.runMetric.findUnique({ where: { runId_iteration: { runId, iteration: version } } });
-    const extra = (row?.extra ?? {}) as Record<string, unknown>;
-    const trainer = { ...((extra.trainer as Record<string, number> | undefined) ?? {}), ...metrics };
-    await tx.runMetric.upsert({
-      where: { runId_iteration: { runId, iteration: version } },
-      create: { runId, iteration: version, extra: { trainer } },
-      update: { extra: { ...extra, trainer } },
-    });
-    await tx.run.updateMany({
-      where: { id: runId, iteration: { lt: version } },
-      data: { iteration: version },
-    });
-  });
+  // Long limits: a worker's iteration may hold SQLite's write lock for seconds (the default gives up after 5).
+  const write = () =>
+    db.$transaction(async (tx) => {
+      const row = await tx.runMetric.findUnique({
+        where: { runId_iteration: { runId, iteration: version } },
+      });
+      const extra = (row?.extra ?? {}) as Record<string, unknown>;
+      const trainer = { ...((extra.trainer as Record<string, number> | undefined) ?? {}), ...metrics };
+      await tx.runMetric.upsert({
+        where: { runId_iteration: { runId, iteration: version } },
+        create: { runId, iteration: version, extra: { trainer } },
+        update: { extra: { ...extra, trainer } },
+      });
+      await tx.run.updateMany({
+        where: { id: runId, iteration: { lt: version } },
+        data: { iteration: version },
+      });
+    }, TX_LIMITS);
+  await retryWhenBusy(write);
 }
 
 /** The trainer says it is done: the run stops being live. Episodes still open are recorded when they end. */

@@ -8,6 +8,7 @@
 import type { Task } from "@/core/types";
 import type { Db } from "../db";
 import { insertSteps, type StepRow } from "../trajectories/insertSteps";
+import { TX_LIMITS } from "./externalRuns";
 import { refreshRunFigures } from "./runFigures";
 
 export interface EpisodeStart {
@@ -136,60 +137,57 @@ export class EpisodeRecorder {
     const starts = batch.flatMap((w) => (w.kind === "start" ? [w.episode] : []));
     const steps = batch.flatMap((w) => (w.kind === "step" ? [w.row] : []));
     const ends = batch.flatMap((w) => (w.kind === "end" ? [w] : []));
-    await this.db.$transaction(
-      async (tx) => {
-        if (starts.length > 0) {
-          const tasks = new Map(starts.map((s) => [s.task.id, s.task]));
-          const known = new Set(
-            (await tx.task.findMany({ where: { id: { in: [...tasks.keys()] } }, select: { id: true } })).map(
-              (t) => t.id,
-            ),
-          );
-          const missing = [...tasks.values()].filter((t) => !known.has(t.id));
-          if (missing.length > 0)
-            await tx.task.createMany({
-              data: missing.map((t) => ({
-                id: t.id,
-                domain: t.domain,
-                instruction: t.instruction,
-                split: t.split,
-                origin: t.origin,
-                goal: (t.goal ?? undefined) as object | undefined,
-                parentId: t.parentId ?? null,
-                generation: t.generation ?? 0,
-              })),
-            });
-          await tx.trajectory.createMany({
-            data: starts.map((s) => ({
-              id: s.trajectoryId,
-              episodeId: s.episodeId,
-              status: "live",
-              taskId: s.task.id,
-              domain: s.task.domain,
-              source: s.source,
-              purpose: "train",
-              policy: s.policy,
-              runId: s.runId,
-              iteration: s.iteration,
-              group: s.group,
+    await this.db.$transaction(async (tx) => {
+      if (starts.length > 0) {
+        const tasks = new Map(starts.map((s) => [s.task.id, s.task]));
+        const known = new Set(
+          (await tx.task.findMany({ where: { id: { in: [...tasks.keys()] } }, select: { id: true } })).map(
+            (t) => t.id,
+          ),
+        );
+        const missing = [...tasks.values()].filter((t) => !known.has(t.id));
+        if (missing.length > 0)
+          await tx.task.createMany({
+            data: missing.map((t) => ({
+              id: t.id,
+              domain: t.domain,
+              instruction: t.instruction,
+              split: t.split,
+              origin: t.origin,
+              goal: (t.goal ?? undefined) as object | undefined,
+              parentId: t.parentId ?? null,
+              generation: t.generation ?? 0,
             })),
           });
-        }
-        if (steps.length > 0) await insertSteps(tx, steps);
-        for (const { trajectoryId, end } of ends)
-          await tx.trajectory.update({
-            where: { id: trajectoryId },
-            data: {
-              status: end.status,
-              totalReward: end.totalReward,
-              success: end.success,
-              length: end.length,
-              agentTokens: end.agentTokens,
-            },
-          });
-      },
-      { timeout: 60_000, maxWait: 30_000 },
-    );
+        await tx.trajectory.createMany({
+          data: starts.map((s) => ({
+            id: s.trajectoryId,
+            episodeId: s.episodeId,
+            status: "live",
+            taskId: s.task.id,
+            domain: s.task.domain,
+            source: s.source,
+            purpose: "train",
+            policy: s.policy,
+            runId: s.runId,
+            iteration: s.iteration,
+            group: s.group,
+          })),
+        });
+      }
+      if (steps.length > 0) await insertSteps(tx, steps);
+      for (const { trajectoryId, end } of ends)
+        await tx.trajectory.update({
+          where: { id: trajectoryId },
+          data: {
+            status: end.status,
+            totalReward: end.totalReward,
+            success: end.success,
+            length: end.length,
+            agentTokens: end.agentTokens,
+          },
+        });
+    }, TX_LIMITS);
   }
 
   private markStale(runId: string, iteration: number): void {

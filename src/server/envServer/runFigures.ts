@@ -6,6 +6,7 @@
  */
 import { taskStats } from "@/core/curriculum/taskValue";
 import type { Db } from "../db";
+import { TX_LIMITS } from "./externalRuns";
 
 interface Row {
   iteration: number | bigint;
@@ -88,7 +89,7 @@ export async function refreshRunFigures(db: Db, runId: string, versions: readonl
         syntheticTransitions: synthetic,
       },
     });
-  });
+  }, TX_LIMITS);
 }
 
 /** Each task's group statistics per policy version: its finished episodes' rewards (the curriculum's value). */
