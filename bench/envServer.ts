@@ -84,7 +84,12 @@ export async function envServerBench(args: string[]) {
     seed: 1,
     offset: 0,
   });
-  const server = await startEnvServer(db, { port: 0, maxSessions: Math.max(128, sessions), idleMs: 600_000 });
+  const server = await startEnvServer(db, {
+    port: 0,
+    maxSessions: Math.max(128, sessions),
+    idleMs: 600_000,
+    databaseUrl: url,
+  });
   await server.service.warm(["shop"]);
   const created = (await (
     await fetch(`${server.url}/runs`, {

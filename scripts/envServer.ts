@@ -16,6 +16,7 @@ async function main() {
   const db = await getDb();
   const { envServer } = settings;
   const server = await startEnvServer(db, {
+    databaseUrl: settings.databaseUrl,
     host: envServer.host ?? settings.host,
     port: envServer.port,
     maxSessions: envServer.maxSessions,

@@ -41,6 +41,7 @@ beforeAll(async () => {
     threads: 0,
     figuresMs: 20,
     indexEveryMs: 0,
+    databaseUrl: t.url,
   });
 }, 300_000);
 

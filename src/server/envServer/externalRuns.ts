@@ -7,6 +7,7 @@
 import { parseRunConfig, type RunConfig } from "@/core/train/config";
 import { hasPhase } from "@/core/train/methods";
 import { type Db, retryWhenBusy } from "../db";
+import { takeWriteLock } from "../retention/transaction";
 import { EnvServerError } from "./errors";
 import type { EnvMode } from "./protocol";
 
@@ -78,6 +79,8 @@ export async function recordTrainerMetrics(
   // Long limits: a worker's iteration may hold SQLite's write lock for seconds (the default gives up after 5).
   const write = () =>
     db.$transaction(async (tx) => {
+      // The write lock first: a deferred transaction that read before another connection wrote cannot write.
+      await takeWriteLock(tx);
       const row = await tx.runMetric.findUnique({
         where: { runId_iteration: { runId, iteration: version } },
       });

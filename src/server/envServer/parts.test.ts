@@ -10,6 +10,7 @@ import { CurriculumFeed } from "./curriculumFeed";
 import { Episode } from "./episode";
 import { createExternalRun } from "./externalRuns";
 import { EpisodeRecorder } from "./recorder";
+import { inlineWriter } from "./recordWrites";
 import { EnvService } from "./service";
 
 let t: TestDb;
@@ -41,7 +42,7 @@ describe("an episode", () => {
   it("takes one step at a time, and none after it ended", async () => {
     const run = await createExternalRun(t.db, { config: { domain: "household" } });
     const env = new HeldEnvironment();
-    const recorder = new EpisodeRecorder(t.db, 5, 5);
+    const recorder = new EpisodeRecorder(inlineWriter(t.db), 5, 5);
     const episode = new Episode({
       episodeId: "e1",
       runId: run.id,

@@ -5,38 +5,11 @@
  * were made: a step never waits for the disk, and a client that vanishes loses at most the batch in flight of a
  * server that dies with it (the steps before it are stored).
  */
-import type { Task } from "@/core/types";
-import type { Db } from "../db";
-import { insertSteps, type StepRow } from "../trajectories/insertSteps";
-import { TX_LIMITS } from "./externalRuns";
-import { refreshRunFigures } from "./runFigures";
-
-export interface EpisodeStart {
-  trajectoryId: string;
-  episodeId: string;
-  runId: string;
-  task: Task;
-  source: "real" | "synthetic";
-  iteration: number;
-  group: number | null;
-  policy: string;
-}
-
-export interface EpisodeEnd {
-  status: "done" | "abandoned";
-  totalReward: number;
-  success: boolean;
-  length: number;
-  agentTokens: number | null;
-}
+import type { StepRow } from "../trajectories/insertSteps";
+import type { EpisodeEnd, EpisodeStart, RecordWriter, Write } from "./recordWrites";
 
 /** Failed attempts of a batch before its writes are tried one by one. */
 const ISOLATE_AFTER = 3;
-
-type Write =
-  | { kind: "start"; episode: EpisodeStart }
-  | { kind: "step"; row: StepRow }
-  | { kind: "end"; trajectoryId: string; runId: string; iteration: number; end: EpisodeEnd };
 
 export class EpisodeRecorder {
   private pending: Write[] = [];
@@ -48,7 +21,7 @@ export class EpisodeRecorder {
   private failures = 0;
 
   constructor(
-    private readonly db: Db,
+    private readonly writer: RecordWriter,
     private readonly flushMs = 15,
     private readonly figuresMs = 500,
     private readonly log: (line: string) => void = (line) => console.error(line),
@@ -133,61 +106,8 @@ export class EpisodeRecorder {
     }
   }
 
-  private async write(batch: Write[]): Promise<void> {
-    const starts = batch.flatMap((w) => (w.kind === "start" ? [w.episode] : []));
-    const steps = batch.flatMap((w) => (w.kind === "step" ? [w.row] : []));
-    const ends = batch.flatMap((w) => (w.kind === "end" ? [w] : []));
-    await this.db.$transaction(async (tx) => {
-      if (starts.length > 0) {
-        const tasks = new Map(starts.map((s) => [s.task.id, s.task]));
-        const known = new Set(
-          (await tx.task.findMany({ where: { id: { in: [...tasks.keys()] } }, select: { id: true } })).map(
-            (t) => t.id,
-          ),
-        );
-        const missing = [...tasks.values()].filter((t) => !known.has(t.id));
-        if (missing.length > 0)
-          await tx.task.createMany({
-            data: missing.map((t) => ({
-              id: t.id,
-              domain: t.domain,
-              instruction: t.instruction,
-              split: t.split,
-              origin: t.origin,
-              goal: (t.goal ?? undefined) as object | undefined,
-              parentId: t.parentId ?? null,
-              generation: t.generation ?? 0,
-            })),
-          });
-        await tx.trajectory.createMany({
-          data: starts.map((s) => ({
-            id: s.trajectoryId,
-            episodeId: s.episodeId,
-            status: "live",
-            taskId: s.task.id,
-            domain: s.task.domain,
-            source: s.source,
-            purpose: "train",
-            policy: s.policy,
-            runId: s.runId,
-            iteration: s.iteration,
-            group: s.group,
-          })),
-        });
-      }
-      if (steps.length > 0) await insertSteps(tx, steps);
-      for (const { trajectoryId, end } of ends)
-        await tx.trajectory.update({
-          where: { id: trajectoryId },
-          data: {
-            status: end.status,
-            totalReward: end.totalReward,
-            success: end.success,
-            length: end.length,
-            agentTokens: end.agentTokens,
-          },
-        });
-    }, TX_LIMITS);
+  private write(batch: Write[]): Promise<void> {
+    return this.writer.write(batch);
   }
 
   private markStale(runId: string, iteration: number): void {
@@ -206,7 +126,7 @@ export class EpisodeRecorder {
     this.stale.clear();
     for (const [runId, versions] of stale) {
       try {
-        await refreshRunFigures(this.db, runId, [...versions]);
+        await this.writer.refreshFigures(runId, [...versions]);
       } catch (error) {
         this.log(`[env-server] run ${runId}: figures not refreshed: ${(error as Error).message}`);
         for (const v of versions) this.markStale(runId, v);

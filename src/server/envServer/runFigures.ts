@@ -6,6 +6,7 @@
  */
 import { taskStats } from "@/core/curriculum/taskValue";
 import type { Db } from "../db";
+import { takeWriteLock } from "../retention/transaction";
 import { TX_LIMITS } from "./externalRuns";
 
 interface Row {
@@ -71,6 +72,8 @@ export async function refreshRunFigures(db: Db, runId: string, versions: readonl
   });
   const stats = await taskStatRows(db, runId, versions);
   await db.$transaction(async (tx) => {
+    // The write lock first: a deferred transaction that read before another connection wrote cannot write.
+    await takeWriteLock(tx);
     for (const m of metrics) {
       const { iteration, ...figures } = m;
       await tx.runMetric.upsert({

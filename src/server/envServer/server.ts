@@ -39,6 +39,7 @@ export async function startEnvServer(db: Db, options: EnvServerOptions = {}): Pr
     ...(options.threads !== undefined ? { threads: options.threads } : {}),
     ...(options.flushMs !== undefined ? { flushMs: options.flushMs } : {}),
     ...(options.figuresMs !== undefined ? { figuresMs: options.figuresMs } : {}),
+    ...(options.databaseUrl !== undefined ? { databaseUrl: options.databaseUrl } : {}),
   });
   await service.watchStale();
   const indexEvery = options.indexEveryMs ?? 30_000;

@@ -15,14 +15,18 @@ import { EnvServerError, validationError } from "./errors";
 import { defaultExternalRun, defaultMode, type ExternalRun, loadExternalRun } from "./externalRuns";
 import { Action, type EpisodeState, ResetData, type StepReply } from "./protocol";
 import { EpisodeRecorder } from "./recorder";
+import { inlineWriter, type RecordWriter } from "./recordWrites";
 import { type Session, type SessionKind, type SessionLimits, Sessions } from "./sessions";
 import { taskById, taskBySeed } from "./tasks";
+import { threadWriter } from "./writerThread";
 
 export interface ServiceOptions extends SessionLimits {
   /** Threads of the embedded experience model (the worker's setting when absent). */
   threads?: number;
   flushMs?: number;
   figuresMs?: number;
+  /** The database's URL: the recorder then writes on a thread of its own; inline through `db` without it. */
+  databaseUrl?: string;
 }
 
 /** What a protocol route fixes for its resets: AgentGym's WebShop route plays the shop, whatever the body says. */
@@ -34,6 +38,7 @@ export interface ResetDefaults {
 
 export class EnvService {
   readonly recorder: EpisodeRecorder;
+  private readonly writer: RecordWriter;
   readonly sessions: Sessions;
   private readonly factory: EnvFactory;
   private readonly runs = new Map<string, Promise<ExternalRun>>();
@@ -57,7 +62,8 @@ export class EnvService {
     readonly db: Db,
     options: ServiceOptions,
   ) {
-    this.recorder = new EpisodeRecorder(db, options.flushMs, options.figuresMs);
+    this.writer = options.databaseUrl ? threadWriter(options.databaseUrl) : inlineWriter(db);
+    this.recorder = new EpisodeRecorder(this.writer, options.flushMs, options.figuresMs);
     this.factory = new EnvFactory(db, options.threads);
     this.sessions = new Sessions(options, (session) => {
       const episode = session.episode;
@@ -287,6 +293,7 @@ export class EnvService {
     await this.settle();
     await this.indexing;
     await this.factory.close();
+    await this.writer.close();
   }
 
   /** Waits until every episode's steps and outcome are stored and the curves redrawn. */
