@@ -151,7 +151,12 @@ export async function envServerBench(args: string[]) {
   fs.rmSync(dir, { recursive: true, force: true });
   const result = {
     bench: "env-server",
-    machine: { cores: os.availableParallelism(), node: process.version },
+    // Other work on the machine slows every figure but the counts: say how loaded it was.
+    machine: {
+      cores: os.availableParallelism(),
+      node: process.version,
+      loadAverage1m: round(os.loadavg()[0] ?? 0),
+    },
     domain: "shop",
     mode: "synthetic",
     backends: "embedded",
