@@ -129,8 +129,27 @@ export class EnvService {
     this.sessions.close(session);
   }
 
-  async reset(session: Session, input: unknown, defaults: ResetDefaults = {}): Promise<StepReply> {
+  reset(session: Session, input: unknown, defaults: ResetDefaults = {}): Promise<StepReply> {
+    return this.busy(session, () => this.startEpisode(session, input, defaults));
+  }
+
+  step(session: Session, input: unknown): Promise<StepReply> {
+    return this.busy(session, () => this.stepEpisode(session, input));
+  }
+
+  /** A request on the session: it counts as activity from its start to its end. */
+  private async busy<T>(session: Session, work: () => Promise<T>): Promise<T> {
+    session.inFlight++;
     session.touch();
+    try {
+      return await work();
+    } finally {
+      session.inFlight--;
+      session.touch();
+    }
+  }
+
+  private async startEpisode(session: Session, input: unknown, defaults: ResetDefaults): Promise<StepReply> {
     const parsed = ResetData.safeParse(input ?? {});
     if (!parsed.success) throw validationError(parsed.error, "bad reset");
     const data = parsed.data;
@@ -193,8 +212,7 @@ export class EnvService {
     return { ...reply, metadata: this.metadata(episode) };
   }
 
-  async step(session: Session, input: unknown): Promise<StepReply> {
-    session.touch();
+  private async stepEpisode(session: Session, input: unknown): Promise<StepReply> {
     const episode = session.episode;
     if (!episode) throw new EnvServerError("NOT_RESET", "no episode in this session: reset first");
     // A bare string is accepted as the action itself (AgentGym-style clients send one).

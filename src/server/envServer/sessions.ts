@@ -14,6 +14,8 @@ export class Session {
   episode: Episode | undefined;
   lastActive = Date.now();
   closed = false;
+  /** Requests being answered: a session waiting on the server (a slow reset) is not idle. */
+  inFlight = 0;
   /** Told when the server frees the session on its own (idle timeout, shutdown): a WebSocket closes. */
   onExpire: ((reason: string) => void) | undefined;
 
@@ -104,7 +106,7 @@ export class Sessions {
   private sweep(): void {
     const before = Date.now() - this.limits.idleMs;
     for (const session of this.open.values()) {
-      if (session.lastActive >= before) continue;
+      if (session.lastActive >= before || session.inFlight > 0) continue;
       const reason = `was idle for more than ${Math.round(this.limits.idleMs / 1000)} s and was abandoned`;
       this.close(session, reason);
       session.onExpire?.(reason);
