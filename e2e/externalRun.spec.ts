@@ -103,6 +103,10 @@ test.describe("an external trainer's run", () => {
     await expect(page.getByTestId("success-chart")).toBeVisible();
     await page.screenshot({ path: "docs/screenshots/external-run.png" });
 
+    // Its curriculum heatmap: each task's reward variance per policy version.
+    await page.getByRole("link", { name: "Curriculum heatmap" }).click();
+    await expect(page.getByTestId("heatmap-meta")).toContainText("× 2 iterations");
+
     // The researcher opens one of its synthetic steps: the model's reasoning beside the real environment's answer.
     await page.goto(`/trajectories/${opened!.metadata.trajectory_id}`);
     await expect(page.getByTestId("step-position")).toHaveText(/^Step 1 of \d+$/);

@@ -219,6 +219,26 @@ describe("the environment server with the Python client", () => {
   });
 });
 
+describe("OpenEnv's discovery routes", () => {
+  it("answer with exactly the fields OpenEnv's clients accept, and document every field", async () => {
+    const get = async (route: string) =>
+      (await (await fetch(`${server.url}${route}`)).json()) as Record<string, unknown>;
+    expect(await get("/health")).toEqual({ status: "healthy" });
+    const schema = await get("/schema");
+    expect(Object.keys(schema).sort()).toEqual(["action", "observation", "state"]);
+    const action = schema.action as { properties: Record<string, { description?: string }> };
+    expect(Object.keys(action.properties)).toEqual(["action", "logprob", "tokens", "metadata"]);
+    for (const field of Object.values(action.properties)) expect(field.description).toBeTruthy();
+    expect(Object.keys(await get("/schemas"))).toContain("reset");
+    const metadata = await get("/metadata");
+    for (const key of Object.keys(metadata))
+      expect(["name", "description", "readme_content", "version", "author", "documentation_url"]).toContain(
+        key,
+      );
+    expect(Object.keys(await get("/shop/synthetic/schema"))).toHaveLength(3);
+  });
+});
+
 describe("the replay buffer", () => {
   it("takes the external runs' steps into LanceDB", async () => {
     const runIds = (await t.db.run.findMany({ where: { kind: "external" }, select: { id: true } })).map(

@@ -27,14 +27,12 @@ export function openenvRoute(pathname: string): { route: string; defaults: Reset
   return { route: m[4] as string, defaults };
 }
 
+/** OpenEnv's EnvironmentMetadata fields only: its clients refuse unknown ones. */
 export const METADATA = {
   name: "DreamGym",
-  description:
-    "WebShop-like shop and ALFWorld-like household environments, real or synthetic (an experience model grounded in a replay buffer); every episode is recorded under an external run.",
+  description: `Domains ${REAL_DOMAIN_NAMES.join(", ")} (WebShop-like, ALFWorld-like), modes ${ENV_MODES.join(", ")} (synthetic: an experience model grounded in a replay buffer); every episode is recorded under an external run.`,
   version: "1",
   author: "DreamGym",
-  domains: REAL_DOMAIN_NAMES,
-  modes: ENV_MODES,
 };
 
 export async function handleOpenenvHttp(
@@ -48,14 +46,16 @@ export async function handleOpenenvHttp(
   const get = req.method === "GET";
   const post = req.method === "POST";
   if (get && route === "/health") {
-    sendJson(res, 200, {
-      status: "healthy",
-      active_sessions: service.sessions.size,
-      max_sessions: service.sessions.limits.maxSessions,
-    });
+    // Exactly OpenEnv's fields: its clients refuse unknown ones here (capacity is under /sessions).
+    sendJson(res, 200, { status: "healthy" });
     return true;
   }
   if (get && route === "/schema") {
+    const { action, observation, state } = jsonSchemas();
+    sendJson(res, 200, { action, observation, state });
+    return true;
+  }
+  if (get && route === "/schemas") {
     sendJson(res, 200, jsonSchemas());
     return true;
   }
@@ -115,11 +115,13 @@ export async function handleRunsApi(
     return true;
   }
   if (pathname === "/sessions" && req.method === "GET") {
-    sendJson(
-      res,
-      200,
-      service.sessions.all().map((s) => ({ kind: s.kind, ...(s.episode ? s.episode.state() : {}) })),
-    );
+    sendJson(res, 200, {
+      active_sessions: service.sessions.size,
+      max_sessions: service.sessions.limits.maxSessions,
+      sessions: service.sessions
+        .all()
+        .map((s) => ({ kind: s.kind, ...(s.episode ? s.episode.state() : {}) })),
+    });
     return true;
   }
   const m = /^\/runs\/([^/]+)\/(metrics|finish)$/.exec(pathname);

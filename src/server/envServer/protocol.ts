@@ -161,7 +161,10 @@ export const TrainerMetrics = z
   })
   .strict();
 
-/** Every schema `/schema` documents, as JSON Schema. */
+/**
+ * Every schema as JSON Schema: `/schema` serves action, observation and state only, the three keys OpenEnv's
+ * clients accept there; `/schemas` adds reset, external run and trainer metrics.
+ */
 export function jsonSchemas() {
   const io = { io: "input" as const, unrepresentable: "any" as const };
   return {
