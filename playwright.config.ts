@@ -53,6 +53,8 @@ export default defineConfig({
     env: {
       PORT: String(PORT),
       HOST: "127.0.0.1",
+      // The environment server beside the app (e2e/externalRun.spec.ts drives a trainer's run through it).
+      ENV_SERVER_PORT: String(PORT + 100),
       DREAMGYM_DATA_DIR: dataDir,
       NEXT_TELEMETRY_DISABLED: "1",
     },

@@ -1,6 +1,7 @@
 /**
  * `npm start`: apply migrations, seed demo data into an empty database, build the web app if the sources changed
- * since the last build, then run web and worker together. Ctrl-C stops both; if either dies, the other is stopped.
+ * since the last build, then run web, worker and the environment server together. Ctrl-C stops them all; if one
+ * dies, the others are stopped.
  * package.json runs it with `exec`, so that a signal sent to `npm start` reaches this process (a shell between
  * npm and node would swallow it).
  */
@@ -106,8 +107,17 @@ async function main() {
       env,
     }),
   ];
+  // The environment server for external trainers (OpenEnv, AgentGym): README "Train an LLM agent with verl…".
+  // Not essential: if it cannot start (its port is taken), web and worker go on without it.
+  const envServer = spawn(process.execPath, ["--import", "tsx", path.join(root, "scripts", "envServer.ts")], {
+    cwd: root,
+    stdio: "inherit",
+    env,
+  });
+  const essential = [...children];
+  children.push(envServer);
   log(
-    `web on http://${settings.host}:${settings.port}, worker started; Ctrl-C (SIGINT) or SIGTERM stops both`,
+    `web on http://${settings.host}:${settings.port}, worker and environment server (port ${settings.envServer.port}) started; Ctrl-C (SIGINT) or SIGTERM stops them`,
   );
 
   let stopping = false;
@@ -125,14 +135,17 @@ async function main() {
   };
   process.on("SIGINT", () => stopAll(0));
   process.on("SIGTERM", () => stopAll(0));
-  for (const child of children) {
+  for (const child of essential) {
     child.on("exit", (code) => {
       if (!stopping) {
-        log(`a process exited (code ${code}); stopping the other`);
+        log(`a process exited (code ${code}); stopping the others`);
         stopAll(code ?? 1);
       }
     });
   }
+  envServer.on("exit", (code) => {
+    if (!stopping) log(`the environment server exited (code ${code}); web and worker go on without it`);
+  });
 }
 
 main().catch((error) => {

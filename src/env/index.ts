@@ -69,6 +69,20 @@ export const ConfigSchema = z.object({
     })
     .prefault({}),
   demo: z.object({ seedOnEmpty: z.boolean().default(true) }).prefault({}),
+  /** The environment server for external trainers (`npm run env-server`, started by `npm start` too). */
+  envServer: z
+    .object({
+      port: z.number().int().min(1).max(65535).default(8300),
+      /** Its address; the web app's (HOST) when unset. */
+      host: z.string().min(1).optional(),
+      /** Sessions at once (WebSocket connections, HTTP episodes, AgentGym environments); more get CAPACITY_REACHED. */
+      maxSessions: z.number().int().min(1).max(100_000).default(256),
+      /** A session idle this long is freed and its episode recorded as abandoned. */
+      idleSeconds: z.number().positive().max(86_400).default(300),
+      /** The bearer token clients on other machines must send; without it, only this machine is served. */
+      token: z.string().min(16, "the env server token must be at least 16 characters").optional(),
+    })
+    .prefault({}),
 });
 export type Config = z.infer<typeof ConfigSchema>;
 
@@ -98,6 +112,7 @@ export function loadConfig(env: Env = process.env): Config {
   const dataDir = env.DREAMGYM_DATA_DIR ?? (file.dataDir as string | undefined) ?? "data";
   const fileOpenAI = (file.openai ?? {}) as Record<string, unknown>;
   const fileWorker = (file.worker ?? {}) as Record<string, unknown>;
+  const fileEnvServer = (file.envServer ?? {}) as Record<string, unknown>;
   const merged = {
     ...file,
     dataDir,
@@ -109,6 +124,18 @@ export function loadConfig(env: Env = process.env): Config {
       ...fileOpenAI,
       ...(env.OPENAI_BASE_URL ? { baseURL: env.OPENAI_BASE_URL } : {}),
       ...(env.OPENAI_API_KEY ? { apiKey: env.OPENAI_API_KEY } : {}),
+    },
+    envServer: {
+      ...fileEnvServer,
+      ...(intFromEnv(env, "ENV_SERVER_PORT") ? { port: intFromEnv(env, "ENV_SERVER_PORT") } : {}),
+      ...(env.ENV_SERVER_HOST ? { host: env.ENV_SERVER_HOST } : {}),
+      ...(intFromEnv(env, "ENV_SERVER_MAX_SESSIONS")
+        ? { maxSessions: intFromEnv(env, "ENV_SERVER_MAX_SESSIONS") }
+        : {}),
+      ...(intFromEnv(env, "ENV_SERVER_IDLE_SECONDS")
+        ? { idleSeconds: intFromEnv(env, "ENV_SERVER_IDLE_SECONDS") }
+        : {}),
+      ...(env.DREAMGYM_ENV_TOKEN ? { token: env.DREAMGYM_ENV_TOKEN } : {}),
     },
     worker: {
       ...fileWorker,

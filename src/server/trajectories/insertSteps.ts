@@ -34,6 +34,9 @@ export interface StepRow {
   confidenceParts?: Record<string, number> | null;
   pessimism?: string | null;
   predictedReward?: number | null;
+  /** An external trainer's log-probability of the action, and the tokens its policy generated for it. */
+  logprob?: number | null;
+  agentTokens?: number | null;
 }
 
 const COLUMNS = [
@@ -65,6 +68,8 @@ const COLUMNS = [
   "confidenceParts",
   "pessimism",
   "predictedReward",
+  "logprob",
+  "agentTokens",
   "createdAt",
 ] as const;
 
@@ -101,6 +106,8 @@ export async function insertSteps(db: Executor, rows: readonly StepRow[]): Promi
     r.confidenceParts ?? null,
     r.pessimism ?? null,
     r.predictedReward ?? null,
+    r.logprob ?? null,
+    r.agentTokens ?? null,
     now,
   ]);
   await bulkInsert(db, "Step", COLUMNS, values);

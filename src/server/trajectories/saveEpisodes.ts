@@ -65,7 +65,7 @@ function confidenceParts(v: unknown): Record<string, number> | null {
 }
 
 /** What a synthetic step's info says about how it was made (SyntheticStepInfo), as Step columns. */
-function auditFields(info: Record<string, unknown> | undefined): Partial<StepRow> {
+export function auditFields(info: Record<string, unknown> | undefined): Partial<StepRow> {
   if (!info) return {};
   const ids = Array.isArray(info.demonstrationIds)
     ? info.demonstrationIds.filter((x): x is string => typeof x === "string")
@@ -85,7 +85,7 @@ function auditFields(info: Record<string, unknown> | undefined): Partial<StepRow
   };
 }
 
-function realFields(answer: StepResult | undefined): Partial<StepRow> {
+export function realFields(answer: StepResult | undefined): Partial<StepRow> {
   if (!answer) return {};
   return {
     realNextState: answer.observation.text,

@@ -12,6 +12,7 @@ import { budgetText, count, gapPoints, iterationsText, pct, progressPercent, sec
 import styles from "../runs.module.css";
 import { CurveChart } from "./CurveChart";
 import { DeleteRun } from "./DeleteRun";
+import { LiveSessions } from "./LiveSessions";
 import { MetricsTable } from "./MetricsTable";
 import { RunActions } from "./RunActions";
 import { StatusBadge } from "./StatusBadge";
@@ -71,11 +72,22 @@ export function RunDetail({ id }: { id: string }) {
   const reference =
     r.untrainedRealSuccess !== null ? { y: r.untrainedRealSuccess, label: "untrained" } : null;
 
+  const external = r.kind === "external";
+
   return (
     <div className={styles.page}>
       <div className={styles.header}>
         <h1>{r.name}</h1>
         <StatusBadge status={r.status} />
+        {external ? (
+          <span
+            className="badge"
+            data-testid="run-external"
+            title="played by a trainer through the environment server"
+          >
+            external trainer
+          </span>
+        ) : null}
         <span className="hint mono">{r.id}</span>
         <span style={{ flex: 1 }} />
         <Link className="button" href={`/curriculum?run=${r.id}`}>
@@ -87,7 +99,7 @@ export function RunDetail({ id }: { id: string }) {
         <Link className="button" href={`/runs/${r.id}/gamed`}>
           Where the model is gamed
         </Link>
-        <RunActions id={r.id} status={r.status} />
+        {external && !isActiveStatus(r.status) ? null : <RunActions id={r.id} status={r.status} />}
         {isActiveStatus(r.status) ? null : <DeleteRun id={r.id} />}
       </div>
       <p className="sub" style={{ margin: 0 }}>
@@ -158,7 +170,11 @@ export function RunDetail({ id }: { id: string }) {
       <div className={styles.charts}>
         <CurveChart
           title="Success rate"
-          subtitle="rollouts · test tasks in the real and the synthetic env"
+          subtitle={
+            external
+              ? "the trainer's episodes per policy version"
+              : "rollouts · test tasks in the real and the synthetic env"
+          }
           testId="success-chart"
           data={successRows}
           xMax={r.plannedIterations}
@@ -177,7 +193,13 @@ export function RunDetail({ id }: { id: string }) {
                   },
                 ]
               : []),
-            { key: "realSuccess", label: "test tasks, real env", color: "#4f46e5", finalAt },
+            {
+              key: "realSuccess",
+              // An external run's real curve is its trainer's own episodes in the real environment.
+              label: external ? "trainer's episodes, real env" : "test tasks, real env",
+              color: "#4f46e5",
+              finalAt,
+            },
           ]}
         />
         {measuresGap ? (
@@ -212,6 +234,8 @@ export function RunDetail({ id }: { id: string }) {
           ]}
         />
       </div>
+
+      {external ? <LiveSessions runId={r.id} /> : null}
 
       <section className="panel" aria-label="Metrics">
         <h2>Per-iteration metrics</h2>

@@ -94,6 +94,7 @@ export function RunsPage() {
                         {run.name}
                       </Link>
                       <small>
+                        {run.kind === "external" ? "external trainer · " : ""}
                         {methodLabelOf(run.method)} · {run.algorithm.toUpperCase()} · {run.domain}
                       </small>
                     </div>

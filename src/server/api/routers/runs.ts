@@ -41,6 +41,11 @@ function plan(config: unknown): { plannedIterations: number | null; realBudget: 
   };
 }
 
+/** An external run's trainer decides how long it goes: nothing is planned in advance. */
+function planOf(run: { kind?: string; config: unknown }) {
+  return run.kind === "external" ? { plannedIterations: null, realBudget: null } : plan(run.config);
+}
+
 const RunId = z.string().min(1).max(100);
 
 async function activeTrainJobs(db: Parameters<typeof createRun>[0], runId: string) {
@@ -66,6 +71,7 @@ export const runsRouter = createTRPCRouter({
         select: {
           id: true,
           name: true,
+          kind: true,
           method: true,
           domain: true,
           algorithm: true,
@@ -85,7 +91,7 @@ export const runsRouter = createTRPCRouter({
       return runs.map(({ config, ...run }) => ({
         ...run,
         ...evaluations(run.result),
-        ...plan(config),
+        ...planOf({ kind: run.kind, config }),
       }));
     }),
 
@@ -95,7 +101,7 @@ export const runsRouter = createTRPCRouter({
       include: { metrics: { orderBy: { iteration: "asc" } } },
     });
     if (!run) throw new TRPCError({ code: "NOT_FOUND", message: `No run with id ${input.id}` });
-    return { ...run, ...evaluations(run.result), ...plan(run.config) };
+    return { ...run, ...evaluations(run.result), ...planOf(run) };
   }),
 
   /** Several runs' per-iteration curves, in the order asked, for one chart. */
@@ -125,6 +131,7 @@ export const runsRouter = createTRPCRouter({
           syntheticTransitions: true,
           result: true,
           config: true,
+          kind: true,
           metrics: {
             orderBy: { iteration: "asc" },
             select: {
@@ -145,11 +152,42 @@ export const runsRouter = createTRPCRouter({
       const byId = new Map(runs.map((r) => [r.id, r]));
       return ids.map((id) => {
         const { result, config, ...run } = byId.get(id)!;
-        return { ...run, ...evaluations(result), ...plan(config) };
+        return { ...run, ...evaluations(result), ...planOf({ kind: run.kind, config }) };
       });
     }),
 
+  /**
+   * An external run's episodes still being played through the environment server, with their steps so far
+   * (stored as they happen): what its trainer is doing now.
+   */
+  liveSessions: publicProcedure.input(z.object({ id: RunId })).query(async ({ ctx, input }) => {
+    const live = await ctx.db.trajectory.findMany({
+      where: { runId: input.id, status: "live" },
+      orderBy: { createdAt: "desc" },
+      take: 200,
+      select: {
+        id: true,
+        episodeId: true,
+        taskId: true,
+        source: true,
+        iteration: true,
+        createdAt: true,
+        _count: { select: { steps: true } },
+      },
+    });
+    return live.map(({ _count, ...t }) => ({ ...t, steps: _count.steps }));
+  }),
+
   cancel: publicProcedure.input(z.object({ id: z.string() })).mutation(async ({ ctx, input }) => {
+    const run = await ctx.db.run.findUnique({ where: { id: input.id }, select: { kind: true } });
+    // An external run has no job to stop: cancelling it marks it stopped, so that it can be deleted.
+    if (run?.kind === "external") {
+      await ctx.db.run.updateMany({
+        where: { id: input.id, status: { in: [...ACTIVE_STATUSES] } },
+        data: { status: "cancelled", finishedAt: new Date() },
+      });
+      return { cancelled: 0 };
+    }
     const jobs = await activeTrainJobs(ctx.db, input.id);
     let stoppedNow = jobs.length === 0;
     // A queued job stops at once; a running one at its next heartbeat, and its worker then marks the run.
@@ -166,6 +204,12 @@ export const runsRouter = createTRPCRouter({
   resume: publicProcedure.input(z.object({ id: z.string() })).mutation(async ({ ctx, input }) => {
     const run = await ctx.db.run.findUnique({ where: { id: input.id } });
     if (!run) throw new TRPCError({ code: "NOT_FOUND", message: `No run with id ${input.id}` });
+    if (run.kind === "external")
+      throw new TRPCError({
+        code: "BAD_REQUEST",
+        message:
+          "An external run is driven by its trainer through the environment server; it cannot be resumed here",
+      });
     if (run.status === "succeeded")
       throw new TRPCError({
         code: "BAD_REQUEST",

@@ -1,0 +1,114 @@
+/**
+ * The environment server: DreamGym's real and synthetic environments for trainers outside it, over OpenEnv
+ * (WebSocket /ws, and HTTP), AgentGym's shapes (/agentgym/…) and the external-run API (/runs). See README
+ * "Train an LLM agent with verl or TRL against DreamGym".
+ */
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { WebSocketServer } from "ws";
+import type { Db } from "../db";
+import { AgentGymIds, handleAgentGym } from "./agentgymRoutes";
+import { EnvServerError, errorData } from "./errors";
+import { authorize, sendError } from "./http";
+import { handleOpenenvHttp, handleRunsApi, openenvRoute } from "./openenvRoutes";
+import { serveOpenenvWs } from "./openenvWs";
+import { EnvService, type ServiceOptions } from "./service";
+
+export interface EnvServerOptions extends Partial<ServiceOptions> {
+  host?: string;
+  port?: number;
+  /** Required from clients not on this machine (Authorization: Bearer <token>). */
+  token?: string;
+  /** How often recorded steps go into LanceDB; 0: only when a run is finished. */
+  indexEveryMs?: number;
+}
+
+export interface EnvServer {
+  url: string;
+  port: number;
+  service: EnvService;
+  close(): Promise<void>;
+}
+
+export const ENV_SERVER_DEFAULTS = { host: "127.0.0.1", port: 8300, maxSessions: 256, idleMs: 300_000 };
+
+export async function startEnvServer(db: Db, options: EnvServerOptions = {}): Promise<EnvServer> {
+  const service = new EnvService(db, {
+    maxSessions: options.maxSessions ?? ENV_SERVER_DEFAULTS.maxSessions,
+    idleMs: options.idleMs ?? ENV_SERVER_DEFAULTS.idleMs,
+    ...(options.threads !== undefined ? { threads: options.threads } : {}),
+    ...(options.flushMs !== undefined ? { flushMs: options.flushMs } : {}),
+    ...(options.figuresMs !== undefined ? { figuresMs: options.figuresMs } : {}),
+    ...(options.databaseUrl !== undefined ? { databaseUrl: options.databaseUrl } : {}),
+  });
+  await service.watchStale();
+  const indexEvery = options.indexEveryMs ?? 30_000;
+  if (indexEvery > 0) service.startIndexing(indexEvery);
+  const agentgym = { webshop: new AgentGymIds(), alfworld: new AgentGymIds() };
+
+  const server = http.createServer((req, res) => {
+    void (async () => {
+      try {
+        authorize(req.socket.remoteAddress, req.headers.authorization, options.token);
+        const url = new URL(req.url ?? "/", "http://localhost");
+        if (await handleRunsApi(service, req, res, url.pathname)) return;
+        if (await handleAgentGym(service, agentgym, req, res, url)) return;
+        const openenv = openenvRoute(url.pathname);
+        if (openenv && (await handleOpenenvHttp(service, req, res, url, openenv.route, openenv.defaults)))
+          return;
+        throw new EnvServerError("NOT_FOUND", `no route ${req.method} ${url.pathname}`);
+      } catch (error) {
+        sendError(res, error);
+      }
+    })();
+  });
+  // Many short requests from trainers: keep connections open, answer small writes at once.
+  server.keepAliveTimeout = 65_000;
+  server.on("connection", (socket) => socket.setNoDelay(true));
+
+  const wss = new WebSocketServer({ noServer: true, maxPayload: 1_000_000 });
+  server.on("upgrade", (req, socket, head) => {
+    const url = new URL(req.url ?? "/", "http://localhost");
+    const openenv = openenvRoute(url.pathname);
+    const refuse = (status: number, body: unknown) => {
+      socket.end(
+        `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\ncontent-type: application/json\r\n\r\n${JSON.stringify(body)}`,
+      );
+    };
+    try {
+      authorize(req.socket.remoteAddress, req.headers.authorization, options.token);
+    } catch (error) {
+      refuse(401, { type: "error", data: errorData(error) });
+      return;
+    }
+    const defaults = openenv?.route === "/ws" ? openenv.defaults : undefined;
+    if (!defaults) {
+      refuse(404, { type: "error", data: { message: `no WebSocket at ${url.pathname}`, code: "NOT_FOUND" } });
+      return;
+    }
+    wss.handleUpgrade(req, socket, head, (ws) => serveOpenenvWs(service, ws, defaults));
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(
+      options.port ?? ENV_SERVER_DEFAULTS.port,
+      options.host ?? ENV_SERVER_DEFAULTS.host,
+      resolve,
+    );
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  return {
+    url: `http://${host}:${address.port}`,
+    port: address.port,
+    service,
+    async close() {
+      await service.shutdown();
+      for (const client of wss.clients) client.terminate();
+      wss.close();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

@@ -1,0 +1,329 @@
+/**
+ * What every protocol of the environment server does, whatever its wire shape: start an episode of a run (by task
+ * id, seed, group, or the run's curriculum), step it, report its state, end it. The OpenEnv and AgentGym routes
+ * only translate.
+ */
+import { randomUUID } from "node:crypto";
+import type { RealDomain } from "@/core/envs/domain";
+import type { RealDomainName } from "@/core/envs/names";
+import { sqlDate } from "../bulkInsert";
+import type { Db } from "../db";
+import { CurriculumFeed } from "./curriculumFeed";
+import { EnvFactory } from "./envFactory";
+import { Episode } from "./episode";
+import { EnvServerError, validationError } from "./errors";
+import { defaultExternalRun, defaultMode, type ExternalRun, loadExternalRun } from "./externalRuns";
+import { Action, type EpisodeState, ResetData, type StepReply } from "./protocol";
+import { EpisodeRecorder } from "./recorder";
+import { inlineWriter, type RecordWriter } from "./recordWrites";
+import { type Session, type SessionKind, type SessionLimits, Sessions } from "./sessions";
+import { taskById, taskBySeed } from "./tasks";
+import { threadWriter } from "./writerThread";
+
+export interface ServiceOptions extends SessionLimits {
+  /** Threads of the embedded experience model (the worker's setting when absent). */
+  threads?: number;
+  flushMs?: number;
+  figuresMs?: number;
+  /** The database's URL: the recorder then writes on a thread of its own; inline through `db` without it. */
+  databaseUrl?: string;
+}
+
+/** What a protocol route fixes for its resets: AgentGym's WebShop route plays the shop, whatever the body says. */
+export interface ResetDefaults {
+  domain?: RealDomainName;
+  mode?: "real" | "synthetic";
+  runId?: string;
+}
+
+export class EnvService {
+  readonly recorder: EpisodeRecorder;
+  private readonly writer: RecordWriter;
+  readonly sessions: Sessions;
+  private readonly factory: EnvFactory;
+  private readonly runs = new Map<string, Promise<ExternalRun>>();
+  private readonly feeds = new Map<string, CurriculumFeed>();
+  /** The final state of HTTP episodes that ended, for /state and a clear answer to a late step; bounded. */
+  private readonly ended = new Map<string, EpisodeState>();
+  /**
+   * Told of every WebSocket step: the time from the message's arrival to its reply's send, and the environment's
+   * own part of it (the bench's measure of what the server adds).
+   */
+  stepTimer: ((totalMs: number, envMs: number) => void) | undefined;
+  /** Episodes whose last records may still be on their way to the recorder. */
+  private readonly unsettled = new Set<Episode>();
+  /** Ids of the episodes being played or being started, on any transport. */
+  private readonly claimed = new Set<string>();
+  private staleSweeper: NodeJS.Timeout | undefined;
+  private indexer: NodeJS.Timeout | undefined;
+  private indexing: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    readonly db: Db,
+    options: ServiceOptions,
+  ) {
+    this.writer = options.databaseUrl ? threadWriter(options.databaseUrl) : inlineWriter(db);
+    this.recorder = new EpisodeRecorder(this.writer, options.flushMs, options.figuresMs);
+    this.factory = new EnvFactory(db, options.threads);
+    this.sessions = new Sessions(options, (session) => {
+      const episode = session.episode;
+      if (episode) this.finish(episode, "abandoned");
+    });
+  }
+
+  /**
+   * Episodes left `live` by a server that died with them (or lost its client without noticing): any live episode
+   * of any server with nothing stored for twice the idle timeout, except this server's own, is abandoned, with the
+   * steps it has. Run at start and then every idle timeout, so several servers may share one database.
+   */
+  async abandonStale(): Promise<number> {
+    const own = [...this.unsettled].filter((e) => !e.done).map((e) => e.trajectoryId);
+    const cutoff = sqlDate(new Date(Date.now() - 2 * this.sessions.limits.idleMs));
+    return this.db.$executeRawUnsafe(
+      `UPDATE "Trajectory" SET "status" = 'abandoned',
+         "length" = (SELECT COUNT(*) FROM "Step" s WHERE s."trajectoryId" = "Trajectory"."id"),
+         "totalReward" = COALESCE((SELECT SUM(s."reward") FROM "Step" s WHERE s."trajectoryId" = "Trajectory"."id"), 0)
+       WHERE "status" = 'live' AND "id" NOT IN (SELECT value FROM json_each(?))
+         AND COALESCE((SELECT MAX(s."createdAt") FROM "Step" s WHERE s."trajectoryId" = "Trajectory"."id"),
+                      "Trajectory"."createdAt") < ?`,
+      JSON.stringify(own),
+      cutoff,
+    );
+  }
+
+  /** Abandons stale episodes now and every idle timeout from now on. */
+  async watchStale(): Promise<void> {
+    await this.abandonStale();
+    this.staleSweeper = setInterval(
+      () => void this.abandonStale().catch(() => undefined),
+      Math.max(1_000, this.sessions.limits.idleMs),
+    );
+    this.staleSweeper.unref();
+  }
+
+  /**
+   * Puts the recorded steps into LanceDB (the UI's neighbours and search), as the worker does after its jobs: now
+   * and every `everyMs`, off the steps' path. Indexing takes the replay buffer's write lock, so it never races the
+   * worker.
+   */
+  startIndexing(everyMs: number): void {
+    this.indexer = setInterval(() => void this.index().catch(() => undefined), everyMs);
+    this.indexer.unref();
+  }
+
+  /** Indexes every step not yet in LanceDB (one pass at a time); returns how many went in. */
+  index(): Promise<number> {
+    const next = this.indexing.then(async () => {
+      const { indexPending } = await import("../replay/syncSteps");
+      return (await indexPending(this.db)).indexed;
+    });
+    this.indexing = next.catch(() => undefined);
+    return next;
+  }
+
+  open(kind: SessionKind, tag?: Record<string, unknown>): Session {
+    return this.sessions.add(kind, tag);
+  }
+
+  close(session: Session): void {
+    this.sessions.close(session);
+  }
+
+  reset(session: Session, input: unknown, defaults: ResetDefaults = {}): Promise<StepReply> {
+    return this.busy(session, () => this.startEpisode(session, input, defaults));
+  }
+
+  step(session: Session, input: unknown): Promise<StepReply> {
+    return this.busy(session, () => this.stepEpisode(session, input));
+  }
+
+  /** A request on the session: it counts as activity from its start to its end. */
+  private async busy<T>(session: Session, work: () => Promise<T>): Promise<T> {
+    session.inFlight++;
+    session.touch();
+    try {
+      return await work();
+    } finally {
+      session.inFlight--;
+      session.touch();
+    }
+  }
+
+  private async startEpisode(session: Session, input: unknown, defaults: ResetDefaults): Promise<StepReply> {
+    const parsed = ResetData.safeParse(input ?? {});
+    if (!parsed.success) throw validationError(parsed.error, "bad reset");
+    const data = parsed.data;
+    const run = await this.run(
+      data.run_id ?? defaults.runId,
+      data.domain ?? defaults.domain,
+      data.mode ?? defaults.mode,
+    );
+    const domainName = defaults.domain ?? data.domain ?? run.config.domain;
+    if (domainName !== run.config.domain)
+      throw new EnvServerError(
+        "VALIDATION_ERROR",
+        `run ${run.id} plays the ${run.config.domain} domain, not ${domainName}`,
+      );
+    const mode = defaults.mode ?? data.mode ?? defaultMode(run.config);
+    const episodeId = data.episode_id ?? randomUUID();
+    const stored =
+      data.episode_id !== undefined &&
+      (await this.db.trajectory.count({ where: { episodeId: data.episode_id } })) > 0;
+    // Claimed before the next await: two resets naming one new id cannot both have it.
+    if (stored || this.claimed.has(episodeId) || this.ended.has(episodeId))
+      throw new EnvServerError(
+        "VALIDATION_ERROR",
+        `episode_id ${episodeId} is already in use: pick a new one`,
+      );
+    this.claimed.add(episodeId);
+    let episode: Episode;
+    let reply: StepReply;
+    try {
+      const built = await this.factory.create(domainName, mode, run.config);
+      const { task, member } =
+        data.task_id !== undefined
+          ? { task: await taskById(this.db, built.domain, data.task_id), member: null }
+          : data.seed !== undefined
+            ? { task: taskBySeed(built.domain, data.seed), member: null }
+            : await this.feed(run, built.domain).next(data.group);
+      const version = data.policy_version ?? (await this.currentVersion(run.id));
+      episode = new Episode({
+        episodeId,
+        runId: run.id,
+        task,
+        mode,
+        version,
+        group: data.group !== undefined ? member : null,
+        recorder: this.recorder,
+        ...built,
+      });
+      reply = await episode.start();
+    } catch (error) {
+      this.claimed.delete(episodeId);
+      throw error;
+    }
+    // A new reset ends the episode the session was playing.
+    if (session.episode) this.finish(session.episode, "abandoned");
+    session.episode = episode;
+    this.unsettled.add(episode);
+    if (session.closed) this.finish(episode, "abandoned");
+    else if (session.kind === "http") this.sessions.bindEpisode(session, episodeId);
+    session.touch();
+    return { ...reply, metadata: this.metadata(episode) };
+  }
+
+  private async stepEpisode(session: Session, input: unknown): Promise<StepReply> {
+    const episode = session.episode;
+    if (!episode) throw new EnvServerError("NOT_RESET", "no episode in this session: reset first");
+    // A bare string is accepted as the action itself (AgentGym-style clients send one).
+    const parsed = Action.safeParse(typeof input === "string" ? { action: input } : input);
+    if (!parsed.success) throw validationError(parsed.error, "bad action");
+    const reply = await episode.step(parsed.data);
+    session.touch();
+    if (episode.done) this.finish(episode, "done");
+    if (episode.done && session.kind === "http") {
+      this.remember(episode);
+      this.sessions.close(session, "ended");
+    }
+    return { ...reply, metadata: this.metadata(episode) };
+  }
+
+  state(session: Session | undefined, episodeId?: string): EpisodeState {
+    session?.touch();
+    const episode = session?.episode;
+    if (episode) return episode.state();
+    const ended = episodeId !== undefined ? this.ended.get(episodeId) : undefined;
+    if (ended) return ended;
+    return {
+      episode_id: null,
+      step_count: 0,
+      run_id: null,
+      trajectory_id: null,
+      task_id: null,
+      domain: null,
+      mode: null,
+      policy_version: null,
+      done: false,
+      total_reward: 0,
+    };
+  }
+
+  /** The ended HTTP episode's state, or the session holding the live one. */
+  httpSession(episodeId: string): Session | { ended: EpisodeState } {
+    const ended = this.ended.get(episodeId);
+    if (ended) return { ended };
+    return this.sessions.byEpisodeId(episodeId);
+  }
+
+  private finish(episode: Episode, how: "done" | "abandoned"): void {
+    episode.finish(how);
+    this.claimed.delete(episode.id);
+    void episode.settled().then(() => this.unsettled.delete(episode));
+  }
+
+  private remember(episode: Episode): void {
+    this.ended.set(episode.id, episode.state());
+    if (this.ended.size > 100_000) this.ended.delete(this.ended.keys().next().value as string);
+  }
+
+  private metadata(episode: Episode) {
+    const s = episode.state();
+    return { episode_id: s.episode_id, trajectory_id: s.trajectory_id, run_id: s.run_id, task_id: s.task_id };
+  }
+
+  private run(runId: string | undefined, domain?: RealDomainName, mode?: "real" | "synthetic") {
+    const key = runId ?? `default:${domain ?? "shop"}:${mode ?? "synthetic"}`;
+    let run = this.runs.get(key);
+    if (!run) {
+      run = runId
+        ? loadExternalRun(this.db, runId)
+        : defaultExternalRun(this.db, domain ?? "shop", mode ?? "synthetic");
+      this.runs.set(key, run);
+      run.catch(() => this.runs.delete(key));
+    }
+    return run;
+  }
+
+  private feed(run: ExternalRun, domain: RealDomain): CurriculumFeed {
+    let feed = this.feeds.get(run.id);
+    if (!feed) {
+      feed = new CurriculumFeed(this.db, run.id, run.config, domain);
+      this.feeds.set(run.id, feed);
+    }
+    return feed;
+  }
+
+  /** The latest policy version the trainer reported to the run (0 before any). */
+  private async currentVersion(runId: string): Promise<number> {
+    const run = await this.db.run.findUnique({ where: { id: runId }, select: { iteration: true } });
+    return run?.iteration ?? 0;
+  }
+
+  /** Every open episode abandoned and recorded, the models stopped. */
+  async shutdown(): Promise<void> {
+    this.sessions.stop();
+    if (this.staleSweeper) clearInterval(this.staleSweeper);
+    if (this.indexer) clearInterval(this.indexer);
+    for (const session of this.sessions.all()) {
+      this.sessions.close(session, "was closed: the server stopped");
+      session.onExpire?.("the server stopped");
+    }
+    await this.settle();
+    await this.indexing;
+    await this.factory.close();
+    await this.writer.close();
+  }
+
+  /** Waits until every episode's steps and outcome are stored and the curves redrawn. */
+  async settle(): Promise<void> {
+    const episodes = [...this.unsettled];
+    await Promise.all(episodes.map((e) => e.settled()));
+    for (const e of episodes) if (e.done) this.unsettled.delete(e);
+    await this.recorder.drain();
+  }
+
+  /** Builds the synthetic environments' buffers before the first reset waits for them. */
+  async warm(domains: readonly string[]): Promise<void> {
+    for (const d of domains) await this.factory.warm(d).catch(() => undefined);
+  }
+}
