@@ -6,9 +6,10 @@
  */
 import type { RealDomain } from "@/core/envs/domain";
 import { getRealDomain } from "@/core/envs/registry";
+import { OfflineMemory } from "@/core/experience/retrieval/offlineMemory";
 import { SyntheticEnvironment } from "@/core/experience/synthetic";
 import type { ExperienceModel, ExperienceSettings } from "@/core/experience/types";
-import type { ReplayBuffer } from "@/core/replay/buffer";
+import type { MemoryReplayBuffer } from "@/core/replay/memoryBuffer";
 import type { RunConfig } from "@/core/train/config";
 import { experienceSettings } from "@/core/train/run";
 import type { Environment, Task } from "@/core/types";
@@ -33,7 +34,7 @@ export interface BuiltEnv {
 }
 
 export class EnvFactory {
-  private readonly buffers = new Map<string, Promise<ReplayBuffer>>();
+  private readonly buffers = new Map<string, Promise<MemoryReplayBuffer>>();
   private readonly models = new Map<string, ExperienceModel>();
 
   constructor(
@@ -47,7 +48,7 @@ export class EnvFactory {
     if (mode === "real") return { domain, env: domain.createEnvironment() };
     const settings = experienceSettings(config);
     const buffer = await this.buffer(domain.name);
-    const model = this.model(settings, config);
+    const model = this.model(settings, config, domain.name, buffer);
     const initialState = (task: Task) => domain.createEnvironment().reset(task);
     return {
       domain,
@@ -61,7 +62,7 @@ export class EnvFactory {
     await this.buffer(getRealDomain(domainName).name);
   }
 
-  private buffer(domain: string): Promise<ReplayBuffer> {
+  private buffer(domain: string): Promise<MemoryReplayBuffer> {
     let buffer = this.buffers.get(domain);
     if (!buffer) {
       buffer = (async () => offlineBuffer(this.db, domain, await createEmbedder(appConfig())))();
@@ -74,16 +75,28 @@ export class EnvFactory {
     });
   }
 
-  private model(settings: ExperienceSettings, config: RunConfig): ExperienceModel {
+  private model(
+    settings: ExperienceSettings,
+    config: RunConfig,
+    domain: string,
+    buffer: MemoryReplayBuffer,
+  ): ExperienceModel {
     const backend = config.backends.experience;
-    // Only reasoning changes the embedded model itself; k, history and pessimism act in SyntheticEnvironment.
+    // Only reasoning and the domain (what it learnt from the offline data) change the embedded model itself;
+    // k, history and pessimism act in SyntheticEnvironment.
     const key =
-      backend === "embedded" ? `embedded:${settings.reasoning}` : `openai:${JSON.stringify(settings)}`;
+      backend === "embedded"
+        ? `embedded:${domain}:${settings.reasoning}`
+        : `openai:${JSON.stringify(settings)}`;
     let model = this.models.get(key);
     if (!model) {
       model =
         backend === "embedded"
-          ? embeddedExperienceModel(settings, this.threads)
+          ? embeddedExperienceModel(
+              settings,
+              this.threads,
+              OfflineMemory.fromTransitions(buffer.transitions()),
+            )
           : createExperienceModel(appConfig(), settings, backend);
       this.models.set(key, model);
     }
