@@ -1,4 +1,4 @@
-import { diffArrays } from "diff";
+import { diff } from "fast-myers-diff";
 import type { Observation } from "../../types";
 
 /**
@@ -55,28 +55,20 @@ export function transferEdit(
   current: string,
   rewrite: (segment: string) => string,
 ): string | undefined {
-  const parts = current.split(SEGMENT);
-  const changes = diffArrays(before.split(SEGMENT), after.split(SEGMENT));
-  const out = [...parts];
-  let previous: string | undefined;
-  for (let i = 0; i < changes.length; i++) {
-    const change = changes[i]!;
-    if (!change.added && !change.removed) {
-      previous = change.value[change.value.length - 1];
-      continue;
+  const from = before.split(SEGMENT);
+  const to = after.split(SEGMENT);
+  const out = current.split(SEGMENT);
+  // Each change replaces from[sx, ex) by to[sy, ey).
+  for (const [sx, ex, sy, ey] of diff(from, to)) {
+    // A removed element goes here too: the same one, or the one most like it (a replaced selection).
+    for (const segment of from.slice(sx, ex)) {
+      const at = closest(out, rewrite(segment));
+      if (at >= 0) out.splice(at, 1);
     }
-    if (change.removed) {
-      // A removed element goes here too: the same one, or the one most like it (a replaced selection).
-      for (const segment of change.value) {
-        const at = closest(out, rewrite(segment));
-        if (at >= 0) out.splice(at, 1);
-      }
-      continue;
-    }
-    const following = changes.slice(i + 1).find((c) => !c.added && !c.removed)?.value[0];
-    const inserted = change.value.map(rewrite);
-    const left = previous === undefined ? -1 : out.indexOf(previous);
-    const right = following === undefined ? -1 : out.indexOf(following);
+    if (ey === sy) continue;
+    const inserted = to.slice(sy, ey).map(rewrite);
+    const left = sx > 0 ? out.indexOf(from[sx - 1]!) : -1;
+    const right = ex < from.length ? out.indexOf(from[ex]!) : -1;
     if (left >= 0) out.splice(left + 1, 0, ...inserted);
     else if (right >= 0) out.splice(right, 0, ...inserted);
     else return undefined;
