@@ -9,7 +9,8 @@ import type { Conversion, ConvertedRecord, ConvertOptions } from "./types";
  * trajectories" lists what maps where and what is dropped.
  *
  * - The human turns before the first acting gpt turn are the prompt; the last of them is the first state. A gpt
- *   turn marked `loss: false` is part of the prompt (the "OK" that acknowledges the instructions).
+ *   turn marked `loss: false` is part of the prompt (the "OK" that acknowledges the instructions); so is, in a log
+ *   without loss marks, a gpt turn before the first one that says "Action:".
  * - Each acting gpt turn is a step: the text after the last "Action:" is the action, the text after "Thought:"
  *   (up to "Action:") the reasoning. A turn without "Action:" is an action as a whole.
  * - The human turn(s) after a step are its next state and the next step's state.
@@ -18,6 +19,10 @@ import type { Conversion, ConvertedRecord, ConvertOptions } from "./types";
 
 const THOUGHT = /^\s*Thought:\s*/i;
 const ACTION = /(?:^|\n)\s*Action:\s*/gi;
+
+function hasAction(value: string): boolean {
+  return /(?:^|\n)\s*Action:/i.test(value);
+}
 
 export function splitThoughtAction(value: string): { action: string; reasoning?: string } {
   const matches = [...value.matchAll(ACTION)];
@@ -83,7 +88,12 @@ function convertItem(
     });
   }
 
-  const firstAct = turns.findIndex((t) => t.from === "gpt" && t.loss !== false);
+  // Without loss marks (AgentInstruct-style logs), the gpt turns before the first one with "Action:" are the
+  // prompt's acknowledgements too, when the log marks actions at all.
+  const marked = turns.some((t) => t.from === "gpt" && hasAction(t.value));
+  const firstAct = turns.findIndex(
+    (t) => t.from === "gpt" && t.loss !== false && (!marked || hasAction(t.value)),
+  );
   if (firstAct < 0)
     return fail("conversations: no gpt turn that acts (every gpt turn has loss: false, or none)");
   const prompt = turns.slice(0, firstAct).filter((t) => t.from === "human");

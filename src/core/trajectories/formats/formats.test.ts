@@ -91,6 +91,16 @@ describe("AgentTraj conversion", () => {
     expect(renamed.trajectories[0]?.data.steps.at(-1)).toMatchObject({ reward: 1, success: true });
   });
 
+  it("without loss marks, takes the gpt turns before the first Action: as the prompt's", () => {
+    const item = agentItem("alfworld_8");
+    for (const turn of item.conversations) delete (turn as { loss?: unknown }).loss;
+    const parsed = parseImportAs(JSON.stringify([item]), "agenttraj");
+    expect(parsed.trajectories[0]?.data.steps.map((s) => s.action)).toEqual([
+      "go to countertop 1",
+      "take mug 1 from countertop 1",
+    ]);
+  });
+
   it("names the item, its line and the field of every bad item, in an array and in JSONL", () => {
     const broken = agentItem("alfworld_2");
     (broken.conversations[3] as { from: string }).from = "assistant";
