@@ -2,7 +2,8 @@ import type { Command } from "commander";
 import { REAL_DOMAIN_NAMES } from "@/core/envs/names";
 import { getRealDomain } from "@/core/envs/registry";
 import { OpenAIPolicy } from "@/core/policy/openaiPolicy";
-import { SPLITS } from "@/core/types";
+import { DEFAULT_IMPORT_FORMAT, IMPORT_FORMATS, type ImportFormat } from "@/core/trajectories/formats";
+import { SPLITS, type Split } from "@/core/types";
 import { config } from "@/env";
 import { auditStores } from "@/server/audit/audit";
 import { collectOffline } from "@/server/collect/collectOffline";
@@ -44,11 +45,21 @@ async function indexWithProgress(db: Awaited<ReturnType<typeof database>>, rebui
 export function registerDataCommands(program: Command) {
   program
     .command("import")
-    .description("import trajectories from a JSONL file (all or nothing; re-importing adds nothing twice)")
-    .argument("<file>", "JSONL file, one trajectory per line")
-    .action(async (file: string) => {
+    .description(
+      "import trajectories from a JSONL file or an AgentTraj / WebArena-style log (all or nothing; re-importing adds nothing twice)",
+    )
+    .argument("<file>", "the file: JSONL, one trajectory per line, or another format (--format)")
+    .option(
+      "--format <format>",
+      `one of ${IMPORT_FORMATS.join(", ")} (README "Importing trajectories")`,
+      choice(IMPORT_FORMATS),
+      DEFAULT_IMPORT_FORMAT,
+    )
+    .option("--domain <domain>", "file converted trajectories under this domain (agenttraj, webarena)")
+    .option("--split <split>", "split of converted trajectories that name none", choice(SPLITS), "train")
+    .action(async (file: string, options: { format: ImportFormat; domain?: string; split: Split }) => {
       const db = await database();
-      const summary = await importTrajectoriesFile(db, file);
+      const summary = await importTrajectoriesFile(db, file, file, undefined, options);
       const index = await indexWithProgress(db, false);
       printJson({ ...summary, indexed: index.indexed });
     });

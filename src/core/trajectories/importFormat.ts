@@ -102,6 +102,13 @@ function describe(issue: z.core.$ZodIssue): string {
   return `${where}: ${issue.message}`;
 }
 
+/** Checks one trajectory (a parsed JSONL line, or a record converted from another format). */
+export function checkTrajectory(json: unknown, line: number): ImportedTrajectory | ImportError {
+  const parsed = ImportLine.safeParse(json);
+  if (!parsed.success) return { line, message: parsed.error.issues.map(describe).join("; ") };
+  return { line, key: contentKey(parsed.data), taskId: importedTaskId(parsed.data), data: parsed.data };
+}
+
 /** Parses a whole file. Every bad line is reported with its 1-based number; the caller imports only when none is. */
 export function parseImport(text: string): ParsedImport {
   const trajectories: ImportedTrajectory[] = [];
@@ -121,17 +128,9 @@ export function parseImport(text: string): ParsedImport {
       errors.push({ line: lineNo, message: `not valid JSON (${(error as Error).message})` });
       return;
     }
-    const parsed = ImportLine.safeParse(json);
-    if (!parsed.success) {
-      errors.push({ line: lineNo, message: parsed.error.issues.map(describe).join("; ") });
-      return;
-    }
-    trajectories.push({
-      line: lineNo,
-      key: contentKey(parsed.data),
-      taskId: importedTaskId(parsed.data),
-      data: parsed.data,
-    });
+    const checked = checkTrajectory(json, lineNo);
+    if ("message" in checked) errors.push(checked);
+    else trajectories.push(checked);
   });
   // Every non-blank line is a trajectory or an error, so nothing of either means nothing but blank lines.
   if (trajectories.length === 0 && errors.length === 0) errors.push({ line: 0, message: EMPTY_FILE });

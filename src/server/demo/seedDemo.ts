@@ -4,7 +4,7 @@ import type { Db } from "../db";
 import { enqueue } from "../queue/queue";
 import { createRun } from "../train/runStore";
 import { importTrajectoriesFile } from "../trajectories/importTrajectories";
-import { SAMPLE_FILE } from "./sampleFile";
+import { SAMPLE_FILE, WEB_ADMIN_SAMPLE_FILE } from "./sampleFile";
 
 /** A few hundred episodes per built-in domain, the way the paper's offline data mixes expert and noisy play. */
 export const DEMO_COLLECTIONS: CollectOptions[] = [
@@ -39,6 +39,9 @@ export async function seedDemoIfEmpty(db: Db, log: (line: string) => void = () =
   if ((await db.trajectory.count()) > 0) return false;
   const imported = await importTrajectoriesFile(db, SAMPLE_FILE, "samples/web-navigation.jsonl");
   log(`demo: imported ${imported.imported} web-navigation trajectories`);
+  // About 0.4 s more on a first start (README "Importing trajectories"); the worker indexes its steps afterwards.
+  const admin = await importTrajectoriesFile(db, WEB_ADMIN_SAMPLE_FILE, "samples/web-admin.jsonl");
+  log(`demo: imported ${admin.imported} web-admin trajectories (${admin.steps} steps)`);
   for (const options of DEMO_COLLECTIONS) {
     const summary = await collectOffline(db, options);
     log(

@@ -1,5 +1,11 @@
 import fs from "node:fs/promises";
-import { type ImportedTrajectory, parseImport, rejectionMessage } from "@/core/trajectories/importFormat";
+import {
+  type ConvertOptions,
+  DEFAULT_IMPORT_FORMAT,
+  type ImportFormat,
+  parseImportAs,
+} from "@/core/trajectories/formats";
+import { type ImportedTrajectory, rejectionMessage } from "@/core/trajectories/importFormat";
 import type { Db } from "../db";
 import type { Fence } from "../queue/fence";
 import { insertSteps, type StepRow } from "./insertSteps";
@@ -7,10 +13,17 @@ import { importedTrajectoryId, offlineStepId } from "./offlineIds";
 
 export interface ImportSummary {
   file: string;
+  /** The format the file was read as (README "Importing trajectories"). */
+  format: string;
   trajectories: number;
   imported: number;
   duplicates: number;
   steps: number;
+}
+
+/** Which format the file is in (default: the project's JSONL), and what a converter is told. */
+export interface ImportOptions extends ConvertOptions {
+  format?: ImportFormat;
 }
 
 export class ImportRejected extends Error {
@@ -23,7 +36,7 @@ export class ImportRejected extends Error {
 }
 
 /**
- * Imports a JSONL file all or nothing: one bad line rejects the file, and everything is written in one
+ * Imports a file (the project's JSONL, or a format converted to it) all or nothing: one bad line rejects the file, and everything is written in one
  * transaction, so a crash mid-import leaves nothing behind. Trajectories already imported (same content) are
  * skipped, so re-importing a file is harmless.
  */
@@ -33,8 +46,10 @@ export async function importTrajectoriesText(
   name: string,
   /** The import job's fencing check, first in the transaction: a worker that lost the job writes nothing. */
   fence?: Fence,
+  options: ImportOptions = {},
 ): Promise<ImportSummary> {
-  const parsed = parseImport(text);
+  const { format = DEFAULT_IMPORT_FORMAT, ...convert } = options;
+  const parsed = parseImportAs(text, format, convert);
   if (parsed.errors.length > 0) throw new ImportRejected(name, parsed.errors);
 
   // Identical lines inside one file count once, too.
@@ -112,6 +127,7 @@ export async function importTrajectoriesText(
   );
   return {
     file: name,
+    format: parsed.format,
     trajectories: parsed.trajectories.length,
     imported: fresh.length,
     duplicates: parsed.trajectories.length - fresh.length,
@@ -124,6 +140,7 @@ export async function importTrajectoriesFile(
   file: string,
   name = file,
   fence?: Fence,
+  options: ImportOptions = {},
 ): Promise<ImportSummary> {
   let text: string;
   try {
@@ -131,5 +148,5 @@ export async function importTrajectoriesFile(
   } catch (error) {
     throw new Error(`Cannot read import file ${file}: ${(error as Error).message}`);
   }
-  return importTrajectoriesText(db, text, name, fence);
+  return importTrajectoriesText(db, text, name, fence, options);
 }

@@ -2,6 +2,12 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
+import {
+  DEFAULT_IMPORT_FORMAT,
+  IMPORT_FORMAT_LABELS,
+  IMPORT_FORMATS,
+  type ImportFormat,
+} from "@/core/trajectories/formats";
 import { isActiveStatus, JobStatus } from "@/shared/enums";
 import { useTRPC } from "@/trpc/react";
 import { BufferPanel } from "./BufferPanel";
@@ -25,11 +31,14 @@ function ImportForm() {
   const queryClient = useQueryClient();
   const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
+  const [format, setFormat] = useState<ImportFormat>(DEFAULT_IMPORT_FORMAT);
   const importMutation = useMutation(
     trpc.jobs.importTrajectories.mutationOptions({
       onSuccess: (data) => {
         setError(null);
-        setNotice(`Queued an import of ${data.trajectories} trajectories.`);
+        setNotice(
+          `Queued an import of ${data.trajectories} trajectories${data.format === "dreamgym" ? "" : ` (read as ${IMPORT_FORMAT_LABELS[data.format]})`}.`,
+        );
         void queryClient.invalidateQueries({ queryKey: trpc.jobs.list.queryKey() });
       },
       onError: (e) => {
@@ -40,12 +49,26 @@ function ImportForm() {
   );
   return (
     <section className="panel" aria-label="Import trajectories">
-      <h2>Import trajectories (JSONL)</h2>
+      <h2>Import trajectories</h2>
       <p className="hint">
-        One trajectory per line: domain, instruction, steps with state, action, optional reasoning,
-        next_state, reward, done. A file with any bad line is refused whole; importing the same trajectories
-        twice adds nothing.
+        DreamGym JSONL: one trajectory per line, with domain, instruction, steps with state, action, optional
+        reasoning, next_state, reward, done. AgentGym's AgentTraj and WebArena-style traces are converted to
+        it. A file with any bad line is refused whole; importing the same trajectories twice adds nothing.
       </p>
+      <label className="field">
+        Format
+        <select
+          aria-label="Import format"
+          value={format}
+          onChange={(e) => setFormat(e.target.value as ImportFormat)}
+        >
+          {IMPORT_FORMATS.map((f) => (
+            <option key={f} value={f}>
+              {IMPORT_FORMAT_LABELS[f]}
+            </option>
+          ))}
+        </select>
+      </label>
       <input
         type="file"
         accept=".jsonl,.json,.txt"
@@ -60,7 +83,7 @@ function ImportForm() {
           input.value = "";
           setNotice(null);
           setError(null);
-          importMutation.mutate({ name: file.name, content });
+          importMutation.mutate({ name: file.name, content, format });
         }}
       />
       {notice ? <p data-testid="import-notice">{notice}</p> : null}

@@ -54,6 +54,47 @@ describe("jobs router", () => {
     expect(list.total).toBe(2);
   });
 
+  it("converts an upload in another format, queues it as our JSONL, and refuses a bad one by its lines", async () => {
+    const caller = createCaller({ db: t.db });
+    const trace = (id: number, action: unknown = "stop [5]") => ({
+      task_id: id,
+      intent: `question ${id}`,
+      trajectory: [
+        { observation: "[1] RootWebArea 'Dashboard'", action: "click [12]" },
+        { observation: "[1] RootWebArea 'Reports'", action },
+      ],
+      success: true,
+    });
+    await expect(
+      caller.jobs.importTrajectories({
+        name: "traces.json",
+        content: JSON.stringify([trace(1), trace(2, "")], null, 1),
+        format: "webarena",
+      }),
+    ).rejects.toThrow(
+      /traces\.json was rejected \(1 bad line\)[\s\S]*line 17: trace 2 \(task_id "2"\): trajectory\[1\]\.action/,
+    );
+    expect(await t.db.job.count()).toBe(0);
+
+    const content = JSON.stringify([trace(1), trace(2)]);
+    const queued = await caller.jobs.importTrajectories({ name: "traces.json", content, format: "auto" });
+    expect(queued).toMatchObject({ trajectories: 2, format: "webarena" });
+    await runOneJob({
+      db: t.db,
+      workerId: "w",
+      handlers: createHandlers(),
+      leaseMs: 10_000,
+      heartbeatMs: 1_000,
+    });
+    expect((await caller.jobs.get({ id: queued.jobId })).result).toMatchObject({
+      imported: 2,
+      duplicates: 0,
+    });
+    expect(await t.db.step.count()).toBe(4);
+    const task = await t.db.task.findUniqueOrThrow({ where: { id: "web:2" } });
+    expect(task).toMatchObject({ instruction: "question 2", origin: "imported" });
+  });
+
   it("validates a collect request before queueing it", async () => {
     const caller = createCaller({ db: t.db });
     await expect(

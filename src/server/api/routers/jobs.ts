@@ -1,7 +1,8 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
-import { contentKey, parseImport, rejectionMessage } from "@/core/trajectories/importFormat";
+import { DEFAULT_IMPORT_FORMAT, IMPORT_FORMATS, parseImportAs, toJsonl } from "@/core/trajectories/formats";
+import { contentKey, rejectionMessage } from "@/core/trajectories/importFormat";
 import { config } from "@/env";
 import { CollectPayload, IndexPayload, TeacherPayload } from "../../queue/payloads";
 import { cancel, enqueue } from "../../queue/queue";
@@ -33,12 +34,19 @@ export const jobsRouter = createTRPCRouter({
 
   /**
    * Checks the file now (so a bad file is refused with its line numbers before anything is queued), saves it
-   * under the data folder and enqueues the import; the worker does the writing.
+   * under the data folder and enqueues the import; the worker does the writing. A file in another format is
+   * converted here and saved as the project's JSONL, so the worker imports it by the same path.
    */
   importTrajectories: publicProcedure
-    .input(z.object({ name: z.string().min(1).max(300), content: z.string().max(MAX_UPLOAD_BYTES) }))
+    .input(
+      z.object({
+        name: z.string().min(1).max(300),
+        content: z.string().max(MAX_UPLOAD_BYTES),
+        format: z.enum(IMPORT_FORMATS).default(DEFAULT_IMPORT_FORMAT),
+      }),
+    )
     .mutation(async ({ ctx, input }) => {
-      const parsed = parseImport(input.content);
+      const parsed = parseImportAs(input.content, input.format);
       if (parsed.errors.length > 0) {
         throw new TRPCError({
           code: "BAD_REQUEST",
@@ -47,10 +55,11 @@ export const jobsRouter = createTRPCRouter({
       }
       const dir = path.resolve(config().dataDir, "imports");
       await fs.mkdir(dir, { recursive: true });
-      const file = path.join(dir, `${contentKey(input.content)}.jsonl`);
-      await fs.writeFile(file, input.content, "utf8");
+      const content = parsed.format === "dreamgym" ? input.content : toJsonl(parsed);
+      const file = path.join(dir, `${contentKey(content)}.jsonl`);
+      await fs.writeFile(file, content, "utf8");
       const job = await enqueue(ctx.db, "import", { path: file, name: input.name });
-      return { jobId: job.id, trajectories: parsed.trajectories.length };
+      return { jobId: job.id, trajectories: parsed.trajectories.length, format: parsed.format };
     }),
 
   collect: publicProcedure.input(CollectPayload).mutation(async ({ ctx, input }) => {
