@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import type { RealDomain } from "@/core/envs/domain";
 import { realAnswers } from "@/core/experience/realCheck";
@@ -5,6 +6,7 @@ import type { RunConfig } from "@/core/train/config";
 import { LearnerState } from "@/core/train/learner";
 import { runProgress, trainedWith } from "@/core/train/methods";
 import type { IterationReport, RunState } from "@/core/train/run";
+import { sqlDate } from "../bulkInsert";
 import type { Db } from "../db";
 import type { Fence } from "../queue/fence";
 import { enqueue } from "../queue/queue";
@@ -145,10 +147,11 @@ export async function recordIteration(
         successRate: s.successRate,
       })),
     });
-    await tx.checkpoint.deleteMany({ where: { runId } });
-    await tx.checkpoint.create({
-      data: { runId, iteration: report.iteration, state: report.state as unknown as object },
-    });
+    // Raw: a checkpoint is megabytes of JSON (policy and optimizer), which Prisma's query compiler would parse.
+    await tx.$executeRaw`DELETE FROM "Checkpoint" WHERE runId = ${runId}`;
+    await tx.$executeRaw`
+      INSERT INTO "Checkpoint" (id, runId, iteration, state, createdAt)
+      VALUES (${randomUUID()}, ${runId}, ${report.iteration}, ${JSON.stringify(report.state)}, ${sqlDate(new Date())})`;
     await tx.run.update({
       where: { id: runId },
       data: {
