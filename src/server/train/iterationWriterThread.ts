@@ -1,0 +1,73 @@
+/**
+ * The train job's writer thread (iterationWriter.ts): records each iteration it is sent, in order, with its own
+ * database connection, under the job's fence. Between records it indexes the recorded rollouts into LanceDB
+ * (syncSteps.ts indexPending: idempotent, under the replay buffer's write lock), so that little is left to index
+ * when the job ends; closing the thread stops that at the next batch, and the job's own indexing does the rest.
+ */
+import { parentPort, workerData } from "node:worker_threads";
+import { getRealDomain } from "@/core/envs/registry";
+import { createDb } from "../db";
+import { fenceFor, LeaseLost } from "../queue/fence";
+import { indexPending } from "../replay/syncSteps";
+import type { FromWriter, ToWriter, WriterThreadData } from "./iterationWriter";
+import { recordIteration } from "./runStore";
+
+const data = workerData as WriterThreadData;
+const domain = getRealDomain(data.config.domain);
+const fence = fenceFor({ id: data.fence.jobId, leaseToken: data.fence.leaseToken }, data.fence.workerId);
+const db = createDb(data.databaseUrl);
+let queue: Promise<unknown> = db;
+
+const post = (m: FromWriter) => parentPort?.postMessage(m);
+
+const stopIndexing = new AbortController();
+let indexing: Promise<void> | undefined;
+let indexAgain = false;
+
+/** One indexing pass at a time; a record during a pass asks for one more after it. */
+function indexSoon() {
+  if (indexing) {
+    indexAgain = true;
+    return;
+  }
+  indexing = (async () => {
+    do {
+      indexAgain = false;
+      await indexPending(await db, { signal: stopIndexing.signal });
+    } while (indexAgain && !stopIndexing.signal.aborted);
+  })()
+    .catch((error) => {
+      if (!stopIndexing.signal.aborted)
+        console.error(`indexing a run's rollouts failed: ${(error as Error).message}`);
+    })
+    .finally(() => {
+      indexing = undefined;
+    });
+}
+
+parentPort?.on("message", (m: ToWriter) => {
+  if (m.type === "close") {
+    stopIndexing.abort();
+    void queue.finally(async () => {
+      await indexing;
+      await (await db).$disconnect();
+      process.exit(0);
+    });
+    return;
+  }
+  const { report } = m;
+  queue = queue.then(async () => {
+    try {
+      const progress = await recordIteration(await db, data.runId, data.config, domain, report, fence);
+      post({ type: "recorded", iteration: report.iteration, progress });
+      indexSoon();
+    } catch (error) {
+      post({
+        type: "failed",
+        iteration: report.iteration,
+        leaseLost: error instanceof LeaseLost,
+        message: error instanceof Error ? error.message : String(error),
+      });
+    }
+  });
+});
