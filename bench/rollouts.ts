@@ -8,8 +8,8 @@
  *
  * embedded: the embedded DreamGym loop (policy, experience model, retrieval, the update) from a fresh database
  * with offline data: alone, as the CLI runs it, and as the worker's train job runs it (storing every rollout in
- * SQLite beside the real environment's answer, a checkpoint per iteration, then indexing the rollouts into
- * LanceDB), each with predictions inline and on a thread.
+ * SQLite beside the real environment's answer, a checkpoint per iteration and the rollouts' LanceDB rows, on the
+ * job's writer thread one iteration behind the loop), each with predictions inline and on a thread.
  *
  *   npm run bench -- rollouts [--latency-ms 200] [--limits 1,8,32,128] [--only endpoint|embedded]
  */
