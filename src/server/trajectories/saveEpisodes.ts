@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Episode } from "@/core/rollout";
 import type { StepResult, Task, TrajectorySource } from "@/core/types";
 import type { TrajectoryPurpose } from "@/shared/enums";
+import { bulkInsert } from "../bulkInsert";
 import type { Db } from "../db";
 import type { Fence } from "../queue/fence";
 import { insertSteps, type StepRow } from "./insertSteps";
@@ -95,6 +96,23 @@ function realFields(answer: StepResult | undefined): Partial<StepRow> {
   };
 }
 
+/** The Trajectory columns saveEpisodes writes (bulk, as insertSteps does: a run writes one per rollout). */
+const TRAJECTORY_COLUMNS = [
+  "id",
+  "taskId",
+  "domain",
+  "source",
+  "purpose",
+  "policy",
+  "runId",
+  "iteration",
+  "group",
+  "totalReward",
+  "success",
+  "length",
+  "createdAt",
+] as const;
+
 /**
  * Writes a batch of episodes in one transaction: a batch is either all there or not at all. Two bulk inserts
  * (trajectories, then steps) instead of nested creates: collection writes tens of thousands of steps. Returns
@@ -170,7 +188,29 @@ export async function saveEpisodes(
           )
         : new Set<string>();
       const fresh = new Set(ids.filter((id) => !stored.has(id)));
-      await tx.trajectory.createMany({ data: trajectories.filter((t) => fresh.has(t.id)) });
+      const now = new Date();
+      await bulkInsert(
+        tx,
+        "Trajectory",
+        TRAJECTORY_COLUMNS,
+        trajectories
+          .filter((t) => fresh.has(t.id))
+          .map((t) => [
+            t.id,
+            t.taskId,
+            t.domain,
+            t.source,
+            t.purpose,
+            t.policy,
+            t.runId,
+            t.iteration,
+            t.group,
+            t.totalReward,
+            t.success,
+            t.length,
+            now,
+          ]),
+      );
       await insertSteps(
         tx,
         steps.filter((s) => fresh.has(s.trajectoryId)),
