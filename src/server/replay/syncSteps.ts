@@ -9,7 +9,7 @@ import { clearEmbedderSetting } from "./embedderSetting";
 import { LanceReplayBuffer } from "./lanceReplayBuffer";
 import { openReplayBuffer } from "./openReplayBuffer";
 import { forgetReplayBuffer, withReplayBuffer } from "./sharedReplayBuffer";
-import { stepToTransition } from "./stepTransition";
+import { selectStepRows, stepToTransition } from "./stepTransition";
 
 export interface IndexProgress {
   indexed: number;
@@ -68,7 +68,13 @@ async function indexPendingLocked(
   let cursor: string | undefined;
   for (;;) {
     options.signal?.throwIfAborted();
-    const steps = await pendingSteps(db, cursor, batchSize);
+    // Raw: the index walks every step a run writes, and Prisma's nested select costs four times this query.
+    const steps = await selectStepRows(
+      db,
+      `s.indexedAt IS NULL AND s.id > ? ORDER BY s.id LIMIT ?`,
+      cursor ?? "",
+      batchSize,
+    );
     if (steps.length === 0) break;
     const ids = steps.map((s) => s.id);
     await store.upsert(steps.map(stepToTransition));
@@ -84,67 +90,6 @@ async function indexPendingLocked(
   }
   const maintenance = options.maintain === false ? undefined : await store.maintain();
   return { indexed, total: Math.max(total, indexed), ...(maintenance ? { maintenance } : {}) };
-}
-
-/**
- * The next unindexed steps after `cursor` in id order, as STEP_SELECT shapes them. Raw: the index walks every
- * step a run writes, and Prisma's nested select costs four times this query (its plan and the relation joins).
- */
-async function pendingSteps(db: Db, cursor: string | undefined, take: number) {
-  const rows = await db.$queryRawUnsafe<
-    {
-      id: string;
-      state: string;
-      stateActions: unknown;
-      action: string;
-      nextState: string;
-      nextActions: unknown;
-      reward: number;
-      done: boolean | number;
-      success: boolean | number;
-      valid: boolean | number;
-      trajectoryId: string;
-      domain: string;
-      source: string;
-      taskId: string;
-      runId: string | null;
-      iteration: number | bigint | null;
-      instruction: string;
-    }[]
-  >(
-    `SELECT s.id, s.state, s.stateActions, s.action, s.nextState, s.nextActions, s.reward, s.done, s.success,
-       s.valid, s.trajectoryId, t.domain, t.source, t.taskId, t.runId, t.iteration, k.instruction
-     FROM "Step" s JOIN "Trajectory" t ON t.id = s.trajectoryId JOIN "Task" k ON k.id = t.taskId
-     WHERE s.indexedAt IS NULL AND s.id > ? ORDER BY s.id LIMIT ?`,
-    cursor ?? "",
-    take,
-  );
-  return rows.map((r) => ({
-    id: r.id,
-    state: r.state,
-    stateActions: json(r.stateActions),
-    action: r.action,
-    nextState: r.nextState,
-    nextActions: json(r.nextActions),
-    reward: Number(r.reward),
-    done: Boolean(r.done),
-    success: Boolean(r.success),
-    valid: Boolean(r.valid),
-    trajectoryId: r.trajectoryId,
-    trajectory: {
-      domain: r.domain,
-      source: r.source,
-      taskId: r.taskId,
-      runId: r.runId,
-      iteration: r.iteration === null ? null : Number(r.iteration),
-      task: { instruction: r.instruction },
-    },
-  }));
-}
-
-/** A JSON column as a raw query returns it: decoded already, or its text. */
-function json(value: unknown): unknown {
-  return typeof value === "string" ? JSON.parse(value) : value;
 }
 
 export interface ReindexOptions extends Omit<IndexPendingOptions, "afterWrite"> {
