@@ -9,13 +9,18 @@ import { recordIteration } from "./runStore";
 
 /**
  * Records a run's iterations (runStore.ts recordIteration), in order. `write` hands an iteration over and returns
- * once the one before it is recorded, so the run computes iteration i+1 while iteration i is stored: at most one
- * is in flight. An iteration that could not be recorded makes the next `write` (or `flush`) throw its error.
+ * at once: its rows (and the real environment's answers) are prepared while the run computes the next one, and
+ * its one transaction (rollouts, metrics, checkpoint, the run's progress) commits once the next one is handed
+ * over, or at `flush`. So an iteration is stored whole or not at all, the recorded iteration never runs ahead of
+ * what the loop has computed since, and at most one iteration waits for its commit. An iteration that could not
+ * be recorded makes the next `write` (or `flush`) throw its error.
  */
 export interface IterationWriter {
   write(report: IterationReport): Promise<void>;
-  /** Waits until every iteration handed over is recorded; throws the error of one that was not. */
+  /** Commits every iteration handed over; throws the error of one that could not be recorded. */
   flush(): Promise<void>;
+  /** Waits for what is in flight and commits nothing more; returns the error it ended with, if any. */
+  settle(): Promise<Error | undefined>;
   /** Stops the writer once what is in flight has settled (whatever its outcome). */
   close(): Promise<void>;
 }
@@ -37,9 +42,13 @@ export interface WriterThreadData {
   fence: { jobId: string; leaseToken: string | null; workerId: string };
 }
 
-export type ToWriter = { type: "record"; report: IterationReport } | { type: "close" };
+export type ToWriter =
+  | { type: "prepare"; report: IterationReport }
+  | { type: "commit"; iteration: number }
+  | { type: "close" };
 export type FromWriter =
-  | { type: "recorded"; iteration: number; progress: number }
+  | { type: "prepared"; iteration: number }
+  | { type: "committed"; iteration: number; progress: number }
   | { type: "failed"; iteration: number; leaseLost: boolean; message: string };
 
 /**
@@ -67,14 +76,20 @@ function inlineWriter(ctx: JobContext, run: WriterRun, onRecorded: OnRecorded): 
       onRecorded(report.iteration, progress);
     },
     async flush() {},
+    async settle() {
+      return undefined;
+    },
     async close() {},
   };
 }
 
 class ThreadedWriter implements IterationWriter {
   private readonly worker: Worker;
+  /** The iteration handed over and not yet committed. */
+  private uncommitted: number | undefined;
+  /** Settles when everything handed over so far is done; rejects with the first failure. */
   private last: Promise<void> = Promise.resolve();
-  private readonly waiting = new Map<number, { resolve: () => void; reject: (e: Error) => void }>();
+  private readonly waiting = new Map<string, { resolve: () => void; reject: (e: Error) => void }>();
   private failure: Error | undefined;
 
   constructor(
@@ -88,16 +103,17 @@ class ThreadedWriter implements IterationWriter {
       workerData: data,
     });
     this.worker.on("message", (m: FromWriter) => {
-      const waiting = this.waiting.get(m.iteration);
-      this.waiting.delete(m.iteration);
-      if (m.type === "recorded") {
-        this.onRecorded(m.iteration, m.progress);
-        waiting?.resolve();
-      } else {
-        waiting?.reject(
-          m.leaseLost ? new LeaseLost(data.fence.jobId, data.fence.workerId) : new Error(m.message),
-        );
+      const key = `${m.type === "failed" ? "any" : m.type}:${m.iteration}`;
+      if (m.type === "committed") this.onRecorded(m.iteration, m.progress);
+      if (m.type !== "failed") {
+        this.waiting.get(key)?.resolve();
+        this.waiting.delete(key);
+        return;
       }
+      const error = m.leaseLost ? new LeaseLost(data.fence.jobId, data.fence.workerId) : new Error(m.message);
+      for (const waiting of this.waiting.values()) waiting.reject(error);
+      this.waiting.clear();
+      this.failure ??= error;
     });
     const stopped = (error: Error) => {
       this.failure ??= new Error(`the iteration writer thread stopped: ${error.message}`);
@@ -109,26 +125,24 @@ class ThreadedWriter implements IterationWriter {
   }
 
   async write(report: IterationReport): Promise<void> {
-    await this.flush();
-    if (this.failure) throw this.failure;
-    const recorded = new Promise<void>((resolve, reject) => {
-      this.waiting.set(report.iteration, { resolve, reject });
-    });
-    this.worker.postMessage({ type: "record", report } satisfies ToWriter);
-    this.last = recorded;
-    // Its error is thrown by the next write or flush.
-    recorded.catch(() => {});
+    await this.settled();
+    this.commitUncommitted();
+    this.send({ type: "prepare", report }, `prepared:${report.iteration}`);
+    this.uncommitted = report.iteration;
   }
 
   async flush(): Promise<void> {
-    try {
-      await this.last;
-    } catch (error) {
-      // The thread's fence refused the write: this worker lost the job. The job's own fence says so too, which
-      // aborts the job as an inline refusal would.
-      if (error instanceof LeaseLost) await this.fence(this.db).catch(() => {});
-      throw error;
-    }
+    await this.settled();
+    this.commitUncommitted();
+    await this.settled();
+  }
+
+  async settle(): Promise<Error | undefined> {
+    this.uncommitted = undefined;
+    return this.settled().then(
+      () => undefined,
+      (error: Error) => error,
+    );
   }
 
   async close(): Promise<void> {
@@ -136,5 +150,33 @@ class ThreadedWriter implements IterationWriter {
     const exited = new Promise((resolve) => this.worker.once("exit", resolve));
     this.worker.postMessage({ type: "close" } satisfies ToWriter);
     await exited;
+  }
+
+  private commitUncommitted(): void {
+    if (this.uncommitted === undefined) return;
+    this.send({ type: "commit", iteration: this.uncommitted }, `committed:${this.uncommitted}`);
+    this.uncommitted = undefined;
+  }
+
+  private send(message: ToWriter & { type: "prepare" | "commit" }, key: string): void {
+    if (this.failure) throw this.failure;
+    const done = new Promise<void>((resolve, reject) => this.waiting.set(key, { resolve, reject }));
+    this.worker.postMessage(message);
+    this.last = done;
+    // Its error is thrown by the next write or flush.
+    done.catch(() => {});
+  }
+
+  /** Waits for what was handed over; a failure there is thrown (a lost lease also aborts the job, as inline). */
+  private async settled(): Promise<void> {
+    try {
+      await this.last;
+      if (this.failure) throw this.failure;
+    } catch (error) {
+      // The thread's fence refused the write: this worker lost the job. The job's own fence says so too, which
+      // aborts the job as an inline refusal would.
+      if (error instanceof LeaseLost) await this.fence(this.db).catch(() => {});
+      throw error;
+    }
   }
 }

@@ -1,6 +1,6 @@
 /**
- * The train job's writer thread (iterationWriter.ts): records each iteration it is sent, in order, with its own
- * database connection, under the job's fence. Between records it indexes the recorded rollouts into LanceDB
+ * The train job's writer thread (iterationWriter.ts): prepares each iteration it is sent, then commits it when
+ * told, in order, with its own database connection, under the job's fence. Between records it indexes the recorded rollouts into LanceDB
  * (syncSteps.ts indexPending: idempotent, under the replay buffer's write lock), so that little is left to index
  * when the job ends; closing the thread stops that at the next batch, and the job's own indexing does the rest.
  */
@@ -10,7 +10,7 @@ import { createDb } from "../db";
 import { fenceFor, LeaseLost } from "../queue/fence";
 import { indexPending } from "../replay/syncSteps";
 import type { FromWriter, ToWriter, WriterThreadData } from "./iterationWriter";
-import { recordIteration } from "./runStore";
+import { commitIteration, type PreparedIteration, prepareIteration } from "./runStore";
 
 const data = workerData as WriterThreadData;
 const domain = getRealDomain(data.config.domain);
@@ -45,6 +45,25 @@ function indexSoon() {
     });
 }
 
+/** Iterations prepared and waiting for their commit. */
+const prepared = new Map<number, PreparedIteration>();
+
+/** Runs `work` after everything before it; reports its failure for the iteration. */
+function then(iteration: number, work: () => Promise<void>) {
+  queue = queue.then(async () => {
+    try {
+      await work();
+    } catch (error) {
+      post({
+        type: "failed",
+        iteration,
+        leaseLost: error instanceof LeaseLost,
+        message: error instanceof Error ? error.message : String(error),
+      });
+    }
+  });
+}
+
 parentPort?.on("message", (m: ToWriter) => {
   if (m.type === "close") {
     stopIndexing.abort();
@@ -53,21 +72,20 @@ parentPort?.on("message", (m: ToWriter) => {
       await (await db).$disconnect();
       process.exit(0);
     });
-    return;
-  }
-  const { report } = m;
-  queue = queue.then(async () => {
-    try {
-      const progress = await recordIteration(await db, data.runId, data.config, domain, report, fence);
-      post({ type: "recorded", iteration: report.iteration, progress });
+  } else if (m.type === "prepare") {
+    const { report } = m;
+    then(report.iteration, async () => {
+      prepared.set(report.iteration, await prepareIteration(data.runId, domain, report));
+      post({ type: "prepared", iteration: report.iteration });
+    });
+  } else {
+    then(m.iteration, async () => {
+      const iteration = prepared.get(m.iteration);
+      if (!iteration) throw new Error(`iteration ${m.iteration} was not prepared`);
+      prepared.delete(m.iteration);
+      const progress = await commitIteration(await db, data.runId, data.config, iteration, fence);
+      post({ type: "committed", iteration: m.iteration, progress });
       indexSoon();
-    } catch (error) {
-      post({
-        type: "failed",
-        iteration: report.iteration,
-        leaseLost: error instanceof LeaseLost,
-        message: error instanceof Error ? error.message : String(error),
-      });
-    }
-  });
+    });
+  }
 });

@@ -45,7 +45,11 @@ export async function trainJob(runId: string, ctx: JobContext) {
       ...built,
       ...(resume ? { resume } : {}),
       signal: ctx.signal,
-      onIteration: (report) => writing.write(report),
+      onIteration: (report) => {
+        // A job stopped or cancelled during the last iteration stops here, as at the start of any other.
+        ctx.signal.throwIfAborted();
+        return writing.write(report);
+      },
     });
     await writing.flush();
     const { checkpoint: _policy, ...rest } = result;
@@ -68,10 +72,8 @@ export async function trainJob(runId: string, ctx: JobContext) {
     return { runId, finalSuccess: result.final.successRate, realTransitions: result.realTransitions };
   } catch (caught) {
     // What is in flight settles before the run's status changes; a lost lease there is the error that counts.
-    const error = await writer?.flush().then(
-      () => caught,
-      (flushError) => (flushError instanceof LeaseLost ? flushError : caught),
-    );
+    const settled = await writer?.settle();
+    const error = settled instanceof LeaseLost ? settled : caught;
     const cancelled = ctx.signal.aborted && ctx.signal.reason instanceof JobCancelled;
     // A worker that shuts down hands the run back: it goes on from its last iteration with the next worker.
     const stopping = ctx.signal.aborted && ctx.signal.reason instanceof WorkerStopping;
