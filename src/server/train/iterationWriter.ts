@@ -91,6 +91,8 @@ class ThreadedWriter implements IterationWriter {
   private last: Promise<void> = Promise.resolve();
   private readonly waiting = new Map<string, { resolve: () => void; reject: (e: Error) => void }>();
   private failure: Error | undefined;
+  /** Resolves when the thread has exited (closed, or stopped by an error). */
+  private readonly exited: Promise<void>;
 
   constructor(
     data: WriterThreadData,
@@ -121,7 +123,12 @@ class ThreadedWriter implements IterationWriter {
       this.waiting.clear();
     };
     this.worker.on("error", stopped);
-    this.worker.on("exit", (code) => stopped(new Error(`it exited with code ${code}`)));
+    this.exited = new Promise((resolve) =>
+      this.worker.on("exit", (code) => {
+        stopped(new Error(`it exited with code ${code}`));
+        resolve();
+      }),
+    );
   }
 
   async write(report: IterationReport): Promise<void> {
@@ -147,9 +154,8 @@ class ThreadedWriter implements IterationWriter {
 
   async close(): Promise<void> {
     await this.last.catch(() => {});
-    const exited = new Promise((resolve) => this.worker.once("exit", resolve));
     this.worker.postMessage({ type: "close" } satisfies ToWriter);
-    await exited;
+    await this.exited;
   }
 
   private commitUncommitted(): void {
