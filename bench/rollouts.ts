@@ -8,8 +8,8 @@
  *
  * embedded: the embedded DreamGym loop (policy, experience model, retrieval, the update) from a fresh database
  * with offline data: alone, as the CLI runs it, and as the worker's train job runs it (storing every rollout in
- * SQLite beside the real environment's answer, a checkpoint per iteration, then indexing the rollouts into
- * LanceDB), each with predictions inline and on a thread.
+ * SQLite beside the real environment's answer, a checkpoint per iteration and the rollouts' LanceDB rows, on the
+ * job's writer thread one iteration behind the loop), each with predictions inline and on a thread.
  *
  *   npm run bench -- rollouts [--latency-ms 200] [--limits 1,8,32,128] [--only endpoint|embedded]
  */
@@ -118,6 +118,15 @@ async function endpointBench(latencyMs: number, limits: number[]) {
   return { latencyMs, rows };
 }
 
+/**
+ * CPU time of the whole process (every thread, and LanceDB's native ones) since `from`: on a machine others load,
+ * it varies less than the wall clock, which is what the transitions/s figures divide by.
+ */
+function cpuSeconds(from: NodeJS.CpuUsage): number {
+  const used = process.cpuUsage(from);
+  return round((used.user + used.system) / 1e6);
+}
+
 /** The worker's own train job, on a fresh database seeded with offline data: what a user's run costs per step. */
 async function embeddedBench() {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), "dreamgym-rollouts-"));
@@ -161,6 +170,7 @@ async function embeddedBench() {
       appConfig().worker.threads = threads;
       const deps = await runDeps(db, config);
       const started = performance.now();
+      const cpu = process.cpuUsage();
       const result = await runTraining(config, deps).finally(() => deps.close());
       const seconds = (performance.now() - started) / 1000;
       const row = {
@@ -168,17 +178,19 @@ async function embeddedBench() {
         threads,
         syntheticTransitions: result.syntheticTransitions,
         seconds: round(seconds),
+        cpuSeconds: cpuSeconds(cpu),
         transitionsPerSecond: Math.round(result.syntheticTransitions / seconds),
       };
       rows.push(row);
       process.stderr.write(
-        `embedded loop, nothing stored, ${threads} prediction thread(s): ${row.transitionsPerSecond} synthetic transitions/s (${row.syntheticTransitions} in ${row.seconds} s)\n`,
+        `embedded loop, nothing stored, ${threads} prediction thread(s): ${row.transitionsPerSecond} synthetic transitions/s (${row.syntheticTransitions} in ${row.seconds} s, ${row.cpuSeconds} s of CPU)\n`,
       );
     }
     for (const threads of [0, 1]) {
       appConfig().worker.threads = threads;
       const { runId } = await createRun(db, config);
       const started = performance.now();
+      const cpu = process.cpuUsage();
       await runOneJob({
         db,
         workerId: "bench",
@@ -196,11 +208,12 @@ async function embeddedBench() {
         syntheticTransitions: run.syntheticTransitions,
         storedSteps: stored,
         seconds: round(seconds),
+        cpuSeconds: cpuSeconds(cpu),
         transitionsPerSecond: Math.round(run.syntheticTransitions / seconds),
       };
       rows.push(row);
       process.stderr.write(
-        `embedded loop, ${threads} prediction thread(s): ${row.transitionsPerSecond} synthetic transitions/s (${row.syntheticTransitions} in ${row.seconds} s, ${stored} steps stored)\n`,
+        `embedded loop, ${threads} prediction thread(s): ${row.transitionsPerSecond} synthetic transitions/s (${row.syntheticTransitions} in ${row.seconds} s, ${row.cpuSeconds} s of CPU, ${stored} steps stored)\n`,
       );
     }
     await db.$disconnect();

@@ -30,12 +30,21 @@ class PrismaSqlite extends PrismaLibSQL {
   }
 }
 
+/** The database each client was opened on, so that a thread can open its own connection to the same file. */
+const urls = new WeakMap<Db, string>();
+
 /** A Prisma client over SQLite through libsql, in WAL mode so readers never block the writer. */
 export async function createDb(url: string = config().databaseUrl): Promise<Db> {
   const db = new PrismaClient({ adapter: new PrismaSqlite({ url }) });
   await db.$queryRawUnsafe("PRAGMA journal_mode = WAL");
   for (const pragma of CONNECTION_PRAGMAS) await db.$queryRawUnsafe(pragma);
+  urls.set(db, url);
   return db;
+}
+
+/** The URL a client from createDb was opened with; undefined for any other client. */
+export function databaseUrlOf(db: Db): string | undefined {
+  return urls.get(db);
 }
 
 const globalForDb = globalThis as unknown as { dreamgymDb?: Promise<Db> };

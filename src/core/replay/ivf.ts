@@ -87,14 +87,19 @@ export class IvfIndex {
     this.lists[this.nearest(vectors, row * this.dimension)]!.push(row);
   }
 
-  /** The rows of the cells nearest to the query, cell by cell. */
-  *candidates(query: Float32Array): Generator<number> {
+  /** The cells nearest to the query, nearest first: scan their `lists`. */
+  probe(query: Float32Array): number[] {
     const { cells, probes } = this.settings;
     const scores = new Float64Array(cells);
     for (let c = 0; c < cells; c++)
       scores[c] = dotAt(query, 0, this.centroids, c * this.dimension, this.dimension);
     const order = Array.from({ length: cells }, (_, c) => c).sort((a, b) => scores[b]! - scores[a]! || a - b);
-    for (const c of order.slice(0, probes)) yield* this.lists[c]!;
+    return order.slice(0, probes);
+  }
+
+  /** The rows of the cells nearest to the query, cell by cell. */
+  candidates(query: Float32Array): number[] {
+    return this.probe(query).flatMap((c) => this.lists[c]!);
   }
 
   private nearest(vectors: Float32Array, offset: number): number {

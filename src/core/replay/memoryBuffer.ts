@@ -48,13 +48,13 @@ class Partition {
     this.ivf = new IvfIndex(this.vectors, this.rows, this.dimension);
   }
 
-  /** The rows a query scores: every one, or those of the index's nearest cells. */
-  *candidates(query: Float32Array): Generator<number> {
+  /** Offers every row a query scores (all of them, or those of the index's nearest cells) to `visit`. */
+  scan(query: Float32Array, visit: (row: number) => void): void {
     if (this.ivf) {
-      yield* this.ivf.candidates(query);
+      for (const cell of this.ivf.probe(query)) for (const row of this.ivf.lists[cell]!) visit(row);
       return;
     }
-    for (let row = 0; row < this.members.length; row++) yield row;
+    for (let row = 0; row < this.members.length; row++) visit(row);
   }
 }
 
@@ -206,11 +206,11 @@ export class MemoryReplayBuffer implements ReplayBuffer {
     const seen = new Map<Partition, number>();
     for (const partition of this.scanned(domain, filter)) {
       const { vectors, members, dimension } = partition;
-      for (const row of partition.candidates(query)) {
+      partition.scan(query, (row) => {
         const score = dotAt(query, 0, vectors, row * dimension, dimension);
-        if (!offer.admits(score)) continue;
+        if (!offer.admits(score)) return;
         for (const transition of members[row]!) offer.add(transition, score);
-      }
+      });
       seen.set(partition, partition.log.length);
     }
     return { query, best: offer.best, seen };

@@ -16,12 +16,26 @@ type Executor = Pick<Db, "$executeRaw">;
  */
 export type Fence = (tx: Executor) => Promise<void>;
 
+/** Whose fence it is: enough for another connection (a writer thread) to check the same claim. */
+export interface FenceClaim {
+  jobId: string;
+  leaseToken: string | null;
+  workerId: string;
+}
+
+const claims = new WeakMap<Fence, FenceClaim>();
+
+/** The claim a fence from fenceFor checks; undefined for any other fence. */
+export function fenceClaimOf(fence: Fence): FenceClaim | undefined {
+  return claims.get(fence);
+}
+
 export function fenceFor(
   job: { id: string; leaseToken: string | null },
   workerId: string,
   onLost?: () => void,
 ): Fence {
-  return async (tx) => {
+  const fence: Fence = async (tx) => {
     const held = await tx.$executeRaw`
       UPDATE "Job" SET heartbeatAt = heartbeatAt
       WHERE id = ${job.id} AND lockedBy = ${workerId} AND leaseToken = ${job.leaseToken} AND status = 'running'`;
@@ -30,4 +44,6 @@ export function fenceFor(
       throw new LeaseLost(job.id, workerId);
     }
   };
+  claims.set(fence, { jobId: job.id, leaseToken: job.leaseToken, workerId });
+  return fence;
 }

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { TrajectorySource } from "@/shared/enums";
+import type { Db } from "../db";
 import type { StoredTransition } from "./lanceSchema";
 
 /** What a transition needs from a Step row and its trajectory: select this, then map with stepToTransition. */
@@ -49,6 +50,71 @@ interface StepRow {
     iteration: number | null;
     task: { instruction: string };
   };
+}
+
+/**
+ * What STEP_SELECT gives, with one raw join instead of Prisma's nested select (about a quarter of its time, for
+ * the paths that read every step of a domain or a run). `where` follows the WHERE of `s` (Step), `t`
+ * (Trajectory) and `k` (Task), and may end with ORDER BY and LIMIT.
+ */
+export async function selectStepRows(
+  db: Pick<Db, "$queryRawUnsafe">,
+  where: string,
+  ...params: (string | number)[]
+): Promise<StepRow[]> {
+  const rows = await db.$queryRawUnsafe<
+    {
+      id: string;
+      state: string;
+      stateActions: unknown;
+      action: string;
+      nextState: string;
+      nextActions: unknown;
+      reward: number;
+      done: boolean | number;
+      success: boolean | number;
+      valid: boolean | number;
+      trajectoryId: string;
+      domain: string;
+      source: string;
+      taskId: string;
+      runId: string | null;
+      iteration: number | bigint | null;
+      instruction: string;
+    }[]
+  >(
+    `SELECT s.id, s.state, s.stateActions, s.action, s.nextState, s.nextActions, s.reward, s.done, s.success,
+       s.valid, s.trajectoryId, t.domain, t.source, t.taskId, t.runId, t.iteration, k.instruction
+     FROM "Step" s JOIN "Trajectory" t ON t.id = s.trajectoryId JOIN "Task" k ON k.id = t.taskId
+     WHERE ${where}`,
+    ...params,
+  );
+  return rows.map((r) => ({
+    id: r.id,
+    state: r.state,
+    stateActions: json(r.stateActions),
+    action: r.action,
+    nextState: r.nextState,
+    nextActions: json(r.nextActions),
+    reward: Number(r.reward),
+    done: Boolean(r.done),
+    success: Boolean(r.success),
+    valid: Boolean(r.valid),
+    trajectoryId: r.trajectoryId,
+    trajectory: {
+      domain: r.domain,
+      source: r.source,
+      taskId: r.taskId,
+      runId: r.runId,
+      iteration: r.iteration === null ? null : Number(r.iteration),
+      task: { instruction: r.instruction },
+    },
+  }));
+}
+
+/** A JSON column as a raw query returns it: decoded already, or its text. */
+function json(value: unknown): unknown {
+  return typeof value === "string" ? JSON.parse(value) : value;
 }
 
 /** A Step row as the replay buffer keeps it; the database's strings and JSON are checked, not trusted. */

@@ -1,5 +1,6 @@
 import type { Embedder } from "@/core/replay/embedder";
 import { config } from "@/env";
+import { sqlDate } from "../bulkInsert";
 import type { Db } from "../db";
 import { withLock } from "../lock";
 import type { MaintenanceReport } from "./annIndex";
@@ -8,7 +9,7 @@ import { clearEmbedderSetting } from "./embedderSetting";
 import { LanceReplayBuffer } from "./lanceReplayBuffer";
 import { openReplayBuffer } from "./openReplayBuffer";
 import { forgetReplayBuffer, withReplayBuffer } from "./sharedReplayBuffer";
-import { STEP_SELECT, stepToTransition } from "./stepTransition";
+import { selectStepRows, stepToTransition } from "./stepTransition";
 
 export interface IndexProgress {
   indexed: number;
@@ -67,17 +68,22 @@ async function indexPendingLocked(
   let cursor: string | undefined;
   for (;;) {
     options.signal?.throwIfAborted();
-    const steps = await db.step.findMany({
-      where: { indexedAt: null, ...(cursor !== undefined ? { id: { gt: cursor } } : {}) },
-      orderBy: { id: "asc" },
-      take: batchSize,
-      select: STEP_SELECT,
-    });
+    // Raw: the index walks every step a run writes, and Prisma's nested select costs four times this query.
+    const steps = await selectStepRows(
+      db,
+      `s.indexedAt IS NULL AND s.id > ? ORDER BY s.id LIMIT ?`,
+      cursor ?? "",
+      batchSize,
+    );
     if (steps.length === 0) break;
     const ids = steps.map((s) => s.id);
     await store.upsert(steps.map(stepToTransition));
     await options.afterWrite?.(ids);
-    await db.step.updateMany({ where: { id: { in: ids } }, data: { indexedAt: new Date() } });
+    await db.$executeRawUnsafe(
+      `UPDATE "Step" SET indexedAt = ? WHERE id IN (${ids.map(() => "?").join(", ")})`,
+      sqlDate(new Date()),
+      ...ids,
+    );
     cursor = ids[ids.length - 1];
     indexed += steps.length;
     options.onProgress?.({ indexed, total: Math.max(total, indexed) });

@@ -1,7 +1,7 @@
 import type { Embedder } from "@/core/replay/embedder";
 import { MemoryReplayBuffer } from "@/core/replay/memoryBuffer";
 import type { Db } from "../db";
-import { STEP_SELECT, stepToTransition } from "../replay/stepTransition";
+import { selectStepRows, stepToTransition } from "../replay/stepTransition";
 
 /**
  * A run's replay buffer: the domain's offline transitions from the database, in memory. Exact search over a few
@@ -10,12 +10,12 @@ import { STEP_SELECT, stepToTransition } from "../replay/stepTransition";
  * configured one, so that a run retrieves by the same similarity as the LanceDB buffer.
  */
 export async function offlineBuffer(db: Db, domain: string, embedder: Embedder): Promise<MemoryReplayBuffer> {
-  const steps = await db.step.findMany({
-    where: { trajectory: { domain, source: "offline" } },
-    // A fixed order: the buffer's rows are laid out as they are added, which must not depend on the database.
-    orderBy: [{ trajectoryId: "asc" }, { index: "asc" }],
-    select: STEP_SELECT,
-  });
+  // A fixed order: the buffer's rows are laid out as they are added, which must not depend on the database.
+  const steps = await selectStepRows(
+    db,
+    `t.domain = ? AND t.source = 'offline' ORDER BY s.trajectoryId, s."index"`,
+    domain,
+  );
   if (steps.length === 0) {
     throw new Error(
       `no offline transitions for domain "${domain}": run \`npm run cli -- seed\` or \`npm run cli -- collect --domain ${domain} …\` first`,

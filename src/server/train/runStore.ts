@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import type { RealDomain } from "@/core/envs/domain";
 import { realAnswers } from "@/core/experience/realCheck";
@@ -5,10 +6,11 @@ import type { RunConfig } from "@/core/train/config";
 import { LearnerState } from "@/core/train/learner";
 import { runProgress, trainedWith } from "@/core/train/methods";
 import type { IterationReport, RunState } from "@/core/train/run";
+import { sqlDate } from "../bulkInsert";
 import type { Db } from "../db";
 import type { Fence } from "../queue/fence";
 import { enqueue } from "../queue/queue";
-import { ensureTasks, saveEpisodes } from "../trajectories/saveEpisodes";
+import { type EpisodeRows, ensureTasks, episodeRows, insertEpisodeRows } from "../trajectories/saveEpisodes";
 
 /** A run row and the job that runs it; the web calls this, the worker does the work. */
 export async function createRun(db: Db, config: RunConfig): Promise<{ runId: string; jobId: string }> {
@@ -78,9 +80,9 @@ export async function discardAfter(
 }
 
 /**
- * Records one finished iteration: the rollouts (synthetic ones beside the real environment's answer), then in
- * one transaction the metrics, the per-task reward statistics, the checkpoint (only the latest is kept) and the
- * run's progress, which it returns. A crash before the transaction leaves rollouts that discardAfter removes on resume.
+ * Records one finished iteration: its tasks and new variations, then in one transaction the rollouts (synthetic
+ * ones beside the real environment's answer), the metrics, the per-task reward statistics, the checkpoint (only
+ * the latest is kept) and the run's progress, which it returns. An iteration is stored whole or not at all.
  */
 export async function recordIteration(
   db: Db,
@@ -91,6 +93,20 @@ export async function recordIteration(
   /** The train job's fencing check: nothing is written once another worker holds the job. */
   fence?: Fence,
 ): Promise<number> {
+  return commitIteration(db, runId, config, await prepareIteration(runId, domain, report), fence);
+}
+
+/** An iteration's rows, built before its transaction (recordIteration's first half, which writes nothing). */
+export interface PreparedIteration {
+  report: IterationReport;
+  rows: EpisodeRows;
+}
+
+export async function prepareIteration(
+  runId: string,
+  domain: RealDomain,
+  report: IterationReport,
+): Promise<PreparedIteration> {
   const real =
     report.phase === "synthetic"
       ? await Promise.all(
@@ -103,8 +119,7 @@ export async function recordIteration(
           ),
         )
       : undefined;
-  await saveEpisodes(
-    db,
+  const rows = episodeRows(
     report.episodes,
     {
       source: report.phase,
@@ -112,11 +127,26 @@ export async function recordIteration(
       purpose: "train",
       runId,
       iteration: report.iteration,
-      ...(fence ? { fence } : {}),
     },
     real,
   );
-  // New variations last: their parents were in this batch, whose tasks saveEpisodes has just written.
+  return { report, rows };
+}
+
+/** recordIteration's second half: the tasks, then the iteration in one fenced transaction. */
+export async function commitIteration(
+  db: Db,
+  runId: string,
+  config: RunConfig,
+  { report, rows }: PreparedIteration,
+  fence?: Fence,
+): Promise<number> {
+  await ensureTasks(
+    db,
+    report.episodes.map((e) => e.task),
+    runId,
+  );
+  // New variations after: their parents were in this batch.
   await ensureTasks(db, report.generated, runId);
   // Below 1 until the job has finished its final evaluation.
   const progress = Math.min(
@@ -127,38 +157,43 @@ export async function recordIteration(
       syntheticTransitions: report.syntheticTransitions,
     }),
   );
-  await db.$transaction(async (tx) => {
-    await fence?.(tx);
-    await tx.runMetric.upsert({
-      where: { runId_iteration: { runId, iteration: report.iteration } },
-      create: metricRow(runId, report),
-      update: metricRow(runId, report),
-    });
-    await tx.taskStat.createMany({
-      data: report.taskStats.map((s) => ({
-        runId,
-        iteration: report.iteration,
-        taskId: s.taskId,
-        count: s.count,
-        meanReward: s.meanReward,
-        variance: s.variance,
-        successRate: s.successRate,
-      })),
-    });
-    await tx.checkpoint.deleteMany({ where: { runId } });
-    await tx.checkpoint.create({
-      data: { runId, iteration: report.iteration, state: report.state as unknown as object },
-    });
-    await tx.run.update({
-      where: { id: runId },
-      data: {
-        iteration: report.iteration,
-        progress,
-        realTransitions: report.realTransitions,
-        syntheticTransitions: report.syntheticTransitions,
-      },
-    });
-  });
+  await db.$transaction(
+    async (tx) => {
+      await fence?.(tx);
+      await insertEpisodeRows(tx, rows);
+      await tx.runMetric.upsert({
+        where: { runId_iteration: { runId, iteration: report.iteration } },
+        create: metricRow(runId, report),
+        update: metricRow(runId, report),
+      });
+      await tx.taskStat.createMany({
+        data: report.taskStats.map((s) => ({
+          runId,
+          iteration: report.iteration,
+          taskId: s.taskId,
+          count: s.count,
+          meanReward: s.meanReward,
+          variance: s.variance,
+          successRate: s.successRate,
+        })),
+      });
+      // Raw: a checkpoint is megabytes of JSON (policy and optimizer), which Prisma's query compiler would parse.
+      await tx.$executeRaw`DELETE FROM "Checkpoint" WHERE runId = ${runId}`;
+      await tx.$executeRaw`
+        INSERT INTO "Checkpoint" (id, runId, iteration, state, createdAt)
+        VALUES (${randomUUID()}, ${runId}, ${report.iteration}, ${JSON.stringify(report.state)}, ${sqlDate(new Date())})`;
+      await tx.run.update({
+        where: { id: runId },
+        data: {
+          iteration: report.iteration,
+          progress,
+          realTransitions: report.realTransitions,
+          syntheticTransitions: report.syntheticTransitions,
+        },
+      });
+    },
+    { timeout: 300_000, maxWait: 30_000 },
+  );
   return progress;
 }
 

@@ -4,9 +4,10 @@ import { LeaseLost } from "../queue/fence";
 import type { JobContext } from "../queue/worker";
 import { JobCancelled, WorkerStopping } from "../queue/worker";
 import { withReplayBuffer } from "../replay/sharedReplayBuffer";
+import { type IterationWriter, iterationWriter } from "./iterationWriter";
 import { llmReport } from "./llmReport";
 import { type BuiltRunDeps, runDeps } from "./runDeps";
-import { discardAfter, loadRunState, recordIteration } from "./runStore";
+import { discardAfter, loadRunState } from "./runStore";
 
 type Tx = Parameters<Parameters<JobContext["db"]["$transaction"]>[0]>[0];
 
@@ -31,18 +32,26 @@ export async function trainJob(runId: string, ctx: JobContext) {
     }),
   );
   let deps: BuiltRunDeps | undefined;
+  let writer: IterationWriter | undefined;
   try {
     const built = await runDeps(db, config);
     deps = built;
+    // Iteration i is stored while iteration i+1 computes (iterationWriter.ts).
+    const writing = iterationWriter(ctx, { runId, config, domain: built.domain }, (iteration, progress) =>
+      ctx.progress(progress, `iteration ${iteration}`),
+    );
+    writer = writing;
     const result = await runTraining(config, {
       ...built,
       ...(resume ? { resume } : {}),
       signal: ctx.signal,
-      onIteration: async (report) => {
-        const progress = await recordIteration(db, runId, config, built.domain, report, ctx.fence);
-        ctx.progress(progress, `iteration ${report.iteration}`);
+      onIteration: (report) => {
+        // A job stopped or cancelled during the last iteration stops here, as at the start of any other.
+        ctx.signal.throwIfAborted();
+        return writing.write(report);
       },
     });
+    await writing.flush();
     const { checkpoint: _policy, ...rest } = result;
     const summary = built.llm
       ? { ...rest, llm: llmReport(built.llm.stats(), result.syntheticTransitions) }
@@ -61,7 +70,10 @@ export async function trainJob(runId: string, ctx: JobContext) {
       }),
     );
     return { runId, finalSuccess: result.final.successRate, realTransitions: result.realTransitions };
-  } catch (error) {
+  } catch (caught) {
+    // What is in flight settles before the run's status changes; a lost lease there is the error that counts.
+    const settled = await writer?.settle();
+    const error = settled instanceof LeaseLost ? settled : caught;
     const cancelled = ctx.signal.aborted && ctx.signal.reason instanceof JobCancelled;
     // A worker that shuts down hands the run back: it goes on from its last iteration with the next worker.
     const stopping = ctx.signal.aborted && ctx.signal.reason instanceof WorkerStopping;
@@ -86,6 +98,7 @@ export async function trainJob(runId: string, ctx: JobContext) {
     });
     throw error;
   } finally {
+    await writer?.close();
     await deps?.close();
   }
 }

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Episode } from "@/core/rollout";
 import type { StepResult, Task, TrajectorySource } from "@/core/types";
 import type { TrajectoryPurpose } from "@/shared/enums";
+import { bulkInsert } from "../bulkInsert";
 import type { Db } from "../db";
 import type { Fence } from "../queue/fence";
 import { insertSteps, type StepRow } from "./insertSteps";
@@ -95,6 +96,23 @@ export function realFields(answer: StepResult | undefined): Partial<StepRow> {
   };
 }
 
+/** The Trajectory columns saveEpisodes writes (bulk, as insertSteps does: a run writes one per rollout). */
+const TRAJECTORY_COLUMNS = [
+  "id",
+  "taskId",
+  "domain",
+  "source",
+  "purpose",
+  "policy",
+  "runId",
+  "iteration",
+  "group",
+  "totalReward",
+  "success",
+  "length",
+  "createdAt",
+] as const;
+
 /**
  * Writes a batch of episodes in one transaction: a batch is either all there or not at all. Two bulk inserts
  * (trajectories, then steps) instead of nested creates: collection writes tens of thousands of steps. Returns
@@ -113,6 +131,56 @@ export async function saveEpisodes(
     episodes.map((e) => e.task),
     meta.runId,
   );
+  const rows = episodeRows(episodes, meta, real);
+  return db.$transaction(
+    async (tx) => {
+      await meta.fence?.(tx);
+      const stored = meta.ids
+        ? new Set(
+            (await tx.trajectory.findMany({ where: { id: { in: rows.ids } }, select: { id: true } })).map(
+              (t) => t.id,
+            ),
+          )
+        : new Set<string>();
+      const fresh = new Set(rows.ids.filter((id) => !stored.has(id)));
+      await insertEpisodeRows(tx, {
+        ids: [...fresh],
+        trajectories: rows.trajectories.filter((t) => fresh.has(t.id)),
+        steps: rows.steps.filter((s) => fresh.has(s.trajectoryId)),
+      });
+      return [...fresh];
+    },
+    { timeout: 300_000, maxWait: 30_000 },
+  );
+}
+
+/** A batch of episodes as the rows saveEpisodes writes: pure, so a writer can build them before its transaction. */
+export interface EpisodeRows {
+  ids: string[];
+  trajectories: TrajectoryRow[];
+  steps: StepRow[];
+}
+
+interface TrajectoryRow {
+  id: string;
+  taskId: string;
+  domain: string;
+  source: TrajectorySource;
+  purpose: TrajectoryPurpose;
+  policy: string;
+  runId: string | null;
+  iteration: number | null;
+  group: number | null;
+  totalReward: number;
+  success: boolean;
+  length: number;
+}
+
+export function episodeRows(
+  episodes: Episode[],
+  meta: EpisodeMeta,
+  real?: (StepResult | undefined)[][],
+): EpisodeRows {
   if (meta.ids && meta.ids.length !== episodes.length) {
     throw new Error(`saveEpisodes: ${episodes.length} episodes but ${meta.ids.length} ids`);
   }
@@ -124,20 +192,22 @@ export async function saveEpisodes(
     seen.set(e.task.id, n + 1);
     return n;
   });
-  const trajectories = episodes.map((episode, i) => ({
-    id: ids[i] as string,
-    taskId: episode.task.id,
-    domain: episode.task.domain,
-    source: meta.source,
-    purpose: meta.purpose ?? "data",
-    policy: meta.policy,
-    runId: meta.runId ?? null,
-    iteration: meta.iteration ?? null,
-    group: meta.group ?? (meta.runId ? (groupIndex[i] as number) : null),
-    totalReward: episode.totalReward,
-    success: episode.success,
-    length: episode.steps.length,
-  }));
+  const trajectories = episodes.map(
+    (episode, i): TrajectoryRow => ({
+      id: ids[i] as string,
+      taskId: episode.task.id,
+      domain: episode.task.domain,
+      source: meta.source,
+      purpose: meta.purpose ?? "data",
+      policy: meta.policy,
+      runId: meta.runId ?? null,
+      iteration: meta.iteration ?? null,
+      group: meta.group ?? (meta.runId ? (groupIndex[i] as number) : null),
+      totalReward: episode.totalReward,
+      success: episode.success,
+      length: episode.steps.length,
+    }),
+  );
   const steps = episodes.flatMap((episode, i) =>
     episode.steps.map(
       (s, index): StepRow => ({
@@ -159,24 +229,31 @@ export async function saveEpisodes(
       }),
     ),
   );
-  return db.$transaction(
-    async (tx) => {
-      await meta.fence?.(tx);
-      const stored = meta.ids
-        ? new Set(
-            (await tx.trajectory.findMany({ where: { id: { in: ids } }, select: { id: true } })).map(
-              (t) => t.id,
-            ),
-          )
-        : new Set<string>();
-      const fresh = new Set(ids.filter((id) => !stored.has(id)));
-      await tx.trajectory.createMany({ data: trajectories.filter((t) => fresh.has(t.id)) });
-      await insertSteps(
-        tx,
-        steps.filter((s) => fresh.has(s.trajectoryId)),
-      );
-      return [...fresh];
-    },
-    { timeout: 300_000, maxWait: 30_000 },
+  return { ids, trajectories, steps };
+}
+
+/** Inserts rows from episodeRows, inside the caller's transaction (their tasks must be stored already). */
+export async function insertEpisodeRows(tx: Pick<Db, "$executeRawUnsafe">, rows: EpisodeRows): Promise<void> {
+  const now = new Date();
+  await bulkInsert(
+    tx,
+    "Trajectory",
+    TRAJECTORY_COLUMNS,
+    rows.trajectories.map((t) => [
+      t.id,
+      t.taskId,
+      t.domain,
+      t.source,
+      t.purpose,
+      t.policy,
+      t.runId,
+      t.iteration,
+      t.group,
+      t.totalReward,
+      t.success,
+      t.length,
+      now,
+    ]),
   );
+  await insertSteps(tx, rows.steps);
 }

@@ -1,0 +1,91 @@
+/**
+ * The train job's writer thread (iterationWriter.ts): prepares each iteration it is sent, then commits it when
+ * told, in order, with its own database connection, under the job's fence. Between records it indexes the recorded rollouts into LanceDB
+ * (syncSteps.ts indexPending: idempotent, under the replay buffer's write lock), so that little is left to index
+ * when the job ends; closing the thread stops that at the next batch, and the job's own indexing does the rest.
+ */
+import { parentPort, workerData } from "node:worker_threads";
+import { getRealDomain } from "@/core/envs/registry";
+import { createDb } from "../db";
+import { fenceFor, LeaseLost } from "../queue/fence";
+import { indexPending } from "../replay/syncSteps";
+import type { FromWriter, ToWriter, WriterThreadData } from "./iterationWriter";
+import { commitIteration, type PreparedIteration, prepareIteration } from "./runStore";
+
+const data = workerData as WriterThreadData;
+const domain = getRealDomain(data.config.domain);
+const fence = fenceFor({ id: data.fence.jobId, leaseToken: data.fence.leaseToken }, data.fence.workerId);
+const db = createDb(data.databaseUrl);
+let queue: Promise<unknown> = db;
+
+const post = (m: FromWriter) => parentPort?.postMessage(m);
+
+const stopIndexing = new AbortController();
+let indexing: Promise<void> | undefined;
+let indexAgain = false;
+
+/** One indexing pass at a time; a record during a pass asks for one more after it. */
+function indexSoon() {
+  if (indexing) {
+    indexAgain = true;
+    return;
+  }
+  indexing = (async () => {
+    do {
+      indexAgain = false;
+      await indexPending(await db, { signal: stopIndexing.signal });
+    } while (indexAgain && !stopIndexing.signal.aborted);
+  })()
+    .catch((error) => {
+      if (!stopIndexing.signal.aborted)
+        console.error(`indexing a run's rollouts failed: ${(error as Error).message}`);
+    })
+    .finally(() => {
+      indexing = undefined;
+    });
+}
+
+/** Iterations prepared and waiting for their commit. */
+const prepared = new Map<number, PreparedIteration>();
+
+/** Runs `work` after everything before it; reports its failure for the iteration. */
+function then(iteration: number, work: () => Promise<void>) {
+  queue = queue.then(async () => {
+    try {
+      await work();
+    } catch (error) {
+      post({
+        type: "failed",
+        iteration,
+        leaseLost: error instanceof LeaseLost,
+        message: error instanceof Error ? error.message : String(error),
+      });
+    }
+  });
+}
+
+parentPort?.on("message", (m: ToWriter) => {
+  if (m.type === "close") {
+    stopIndexing.abort();
+    void queue.finally(async () => {
+      await indexing;
+      await (await db).$disconnect();
+      process.exit(0);
+    });
+  } else if (m.type === "prepare") {
+    const { report } = m;
+    then(report.iteration, async () => {
+      prepared.set(report.iteration, await prepareIteration(data.runId, domain, report));
+      post({ type: "prepared", iteration: report.iteration });
+    });
+  } else {
+    then(m.iteration, async () => {
+      const iteration = prepared.get(m.iteration);
+      if (!iteration) throw new Error(`iteration ${m.iteration} was not prepared`);
+      prepared.delete(m.iteration);
+      const progress = await commitIteration(await db, data.runId, data.config, iteration, fence);
+      post({ type: "committed", iteration: m.iteration, progress });
+      indexSoon();
+    });
+  }
+});
