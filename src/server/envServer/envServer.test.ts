@@ -216,6 +216,12 @@ describe("the environment server with the Python client", () => {
     const run = await t.db.run.findUniqueOrThrow({ where: { id: out.runs.shop } });
     expect(run.iteration).toBe(2);
     expect(run.syntheticTransitions).toBeGreaterThan(0);
+    // The counts are cumulative: a version the trainer only posted figures for keeps what was used before it.
+    for (let i = 1; i < metrics.length; i++) {
+      expect(metrics[i]!.syntheticTransitions).toBeGreaterThanOrEqual(metrics[i - 1]!.syntheticTransitions);
+      expect(metrics[i]!.realTransitions).toBeGreaterThanOrEqual(metrics[i - 1]!.realTransitions);
+    }
+    expect(metrics.at(-1)!.syntheticTransitions).toBe(run.syntheticTransitions);
   });
 });
 

@@ -86,9 +86,20 @@ export async function recordTrainerMetrics(
       });
       const extra = (row?.extra ?? {}) as Record<string, unknown>;
       const trainer = { ...((extra.trainer as Record<string, number> | undefined) ?? {}), ...metrics };
+      // A version with no episodes yet has used what the run has used so far (the counts are cumulative).
+      const used = await tx.run.findUnique({
+        where: { id: runId },
+        select: { realTransitions: true, syntheticTransitions: true },
+      });
       await tx.runMetric.upsert({
         where: { runId_iteration: { runId, iteration: version } },
-        create: { runId, iteration: version, extra: { trainer } },
+        create: {
+          runId,
+          iteration: version,
+          realTransitions: used?.realTransitions ?? 0,
+          syntheticTransitions: used?.syntheticTransitions ?? 0,
+          extra: { trainer },
+        },
         update: { extra: { ...extra, trainer } },
       });
       await tx.run.updateMany({

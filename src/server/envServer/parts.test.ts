@@ -8,9 +8,10 @@ import type { Environment, Observation, StepResult } from "@/core/types";
 import { createTestDb, type TestDb } from "../../../tests/helpers/testDb";
 import { CurriculumFeed } from "./curriculumFeed";
 import { Episode } from "./episode";
-import { createExternalRun } from "./externalRuns";
+import { createExternalRun, recordTrainerMetrics } from "./externalRuns";
 import { EpisodeRecorder } from "./recorder";
 import { inlineWriter } from "./recordWrites";
+import { refreshRunFigures } from "./runFigures";
 import { EnvService } from "./service";
 
 let t: TestDb;
@@ -73,6 +74,16 @@ describe("an episode", () => {
     });
     expect(stored).toMatchObject({ status: "done", length: 2 });
     expect(stored.steps).toHaveLength(2);
+
+    // The trainer posts figures for a version that has no episodes yet: the transitions used so far carry over
+    // (the run's chart is cumulative), and redrawing the figures keeps them.
+    await refreshRunFigures(t.db, run.id, [0]);
+    await recordTrainerMetrics(t.db, run.id, 1, { loss: 0.5 });
+    const posted = () =>
+      t.db.runMetric.findUniqueOrThrow({ where: { runId_iteration: { runId: run.id, iteration: 1 } } });
+    expect(await posted()).toMatchObject({ realTransitions: 2, syntheticTransitions: 0 });
+    await refreshRunFigures(t.db, run.id, [1]);
+    expect(await posted()).toMatchObject({ realTransitions: 2, extra: { trainer: { loss: 0.5 } } });
   });
 });
 

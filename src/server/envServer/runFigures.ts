@@ -50,7 +50,11 @@ export async function refreshRunFigures(db: Db, runId: string, versions: readonl
     entry.finished += n(r.episodes);
     byVersion.set(v, entry);
   }
-  const all = [...new Set([...byVersion.keys(), ...transitions.keys()])].sort((a, b) => a - b);
+  // Versions the trainer only posted figures for carry the cumulative counts forward too.
+  const posted = await db.runMetric.findMany({ where: { runId }, select: { iteration: true } });
+  const all = [
+    ...new Set([...byVersion.keys(), ...transitions.keys(), ...posted.map((m) => m.iteration)]),
+  ].sort((a, b) => a - b);
   let real = 0;
   let synthetic = 0;
   const share = (d?: { episodes: number; successes: number }) =>

@@ -88,7 +88,6 @@ export function RunDetail({ id }: { id: string }) {
             external trainer
           </span>
         ) : null}
-        <span className="hint mono">{r.id}</span>
         <span style={{ flex: 1 }} />
         <Link className="button" href={`/curriculum?run=${r.id}`}>
           Curriculum heatmap
@@ -106,7 +105,7 @@ export function RunDetail({ id }: { id: string }) {
         {methodLabelOf(r.method)} · {r.algorithm.toUpperCase()} · {r.domain} · created{" "}
         {r.createdAt.toLocaleString()}
         {r.finishedAt ? ` · finished ${r.finishedAt.toLocaleString()}` : ""}
-        {took !== null ? ` · took ${seconds(took)}` : ""}
+        {took !== null ? ` · took ${seconds(took)}` : ""} · <span className="mono">{r.id}</span>
       </p>
 
       {r.error ? (
