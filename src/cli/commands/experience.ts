@@ -8,7 +8,7 @@ import type { ExperienceSettings, JudgeScores } from "@/core/experience/types";
 import { config } from "@/env";
 import { createExperienceModel, createJudge, createLlm, createTeacher } from "@/server/experience/backends";
 import { SFT_EXPORT_SETTINGS, sftRecords } from "@/server/experience/exportSft";
-import { offlineOfflineMemory } from "@/server/experience/loadOfflineMemory";
+import { loadOfflineMemory } from "@/server/experience/loadOfflineMemory";
 import { writeTeacherTraces } from "@/server/experience/teacherTraces";
 import { withReplayBuffer } from "@/server/replay/sharedReplayBuffer";
 import { indexPending } from "@/server/replay/syncSteps";
@@ -73,7 +73,7 @@ export function registerExperienceCommands(program: Command) {
         settings,
         backend,
         llm,
-        backend === "embedded" ? await offlineOfflineMemory(db, options.domain) : undefined,
+        backend === "embedded" ? await loadOfflineMemory(db, options.domain) : undefined,
       );
       const judge = options.judge > 0 ? createJudge(config(), settings, llm) : undefined;
       const judged: JudgeScores[] = [];

@@ -7,6 +7,7 @@ import type { Task } from "@/core/types";
 import type { Db } from "../db";
 import { takeWriteLock } from "../retention/transaction";
 import { insertSteps, type StepRow } from "../trajectories/insertSteps";
+import { taskRow } from "../trajectories/saveEpisodes";
 import { TX_LIMITS } from "./externalRuns";
 import { refreshRunFigures } from "./runFigures";
 
@@ -65,16 +66,7 @@ export async function writeBatch(db: Db, batch: readonly Write[]): Promise<void>
       const missing = [...tasks.values()].filter((t) => !known.has(t.id));
       if (missing.length > 0)
         await tx.task.createMany({
-          data: missing.map((t) => ({
-            id: t.id,
-            domain: t.domain,
-            instruction: t.instruction,
-            split: t.split,
-            origin: t.origin,
-            goal: (t.goal ?? undefined) as object | undefined,
-            parentId: t.parentId ?? null,
-            generation: t.generation ?? 0,
-          })),
+          data: missing.map((t) => taskRow(t)),
         });
       await tx.trajectory.createMany({
         data: starts.map((s) => ({

@@ -1,5 +1,6 @@
 import type { Embedder } from "@/core/replay/embedder";
 import { MemoryReplayBuffer } from "@/core/replay/memoryBuffer";
+import type { Transition } from "@/core/types";
 import type { Db } from "../db";
 import { selectStepRows, stepToTransition } from "../replay/stepTransition";
 
@@ -9,19 +10,23 @@ import { selectStepRows, stepToTransition } from "../replay/stepTransition";
  * LanceDB query (see the retrieval bench), and a run makes hundreds of thousands of them. The embedder is the
  * configured one, so that a run retrieves by the same similarity as the LanceDB buffer.
  */
-export async function offlineBuffer(db: Db, domain: string, embedder: Embedder): Promise<MemoryReplayBuffer> {
-  // A fixed order: the buffer's rows are laid out as they are added, which must not depend on the database.
+/** The domain's offline transitions in a fixed order (a buffer's rows, and what a model learns, must not depend on the database). */
+export async function offlineTransitions(db: Db, domain: string): Promise<Transition[]> {
   const steps = await selectStepRows(
     db,
     `t.domain = ? AND t.source = 'offline' ORDER BY s.trajectoryId, s."index"`,
     domain,
   );
-  if (steps.length === 0) {
+  return steps.map(stepToTransition);
+}
+
+export async function offlineBuffer(db: Db, domain: string, embedder: Embedder): Promise<MemoryReplayBuffer> {
+  const transitions = await offlineTransitions(db, domain);
+  if (transitions.length === 0) {
     throw new Error(
       `no offline transitions for domain "${domain}": run \`npm run cli -- seed\` or \`npm run cli -- collect --domain ${domain} …\` first`,
     );
   }
-  const transitions = steps.map(stepToTransition);
   const buffer = new MemoryReplayBuffer(embedder);
   await buffer.add(transitions);
   return buffer;

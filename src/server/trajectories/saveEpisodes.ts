@@ -42,22 +42,27 @@ export async function ensureTasks(db: Db, tasks: readonly Task[], runId?: string
     .sort((a, b) => (a.generation ?? 0) - (b.generation ?? 0));
   if (missing.length === 0) return;
   await db.task.createMany({
-    data: missing.map((t) => ({
-      id: t.id,
-      domain: t.domain,
-      instruction: t.instruction,
-      split: t.split,
-      origin: t.origin,
-      goal: (t.goal ?? undefined) as object | undefined,
-      parentId: t.parentId ?? null,
-      generation: t.generation ?? 0,
-      runId: t.origin === "generated" ? (runId ?? null) : null,
-    })),
+    data: missing.map((t) => taskRow(t, runId)),
   });
 }
 
 const str = (v: unknown) => (typeof v === "string" ? v : null);
 const num = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? v : null);
+
+/** A task's database row; a generated task belongs to the run that wrote it. */
+export function taskRow(t: Task, runId?: string | null) {
+  return {
+    id: t.id,
+    domain: t.domain,
+    instruction: t.instruction,
+    split: t.split,
+    origin: t.origin,
+    goal: (t.goal ?? undefined) as object | undefined,
+    parentId: t.parentId ?? null,
+    generation: t.generation ?? 0,
+    runId: t.origin === "generated" ? (runId ?? null) : null,
+  };
+}
 
 function confidenceParts(v: unknown): Record<string, number> | null {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return null;
