@@ -1,10 +1,11 @@
 import type { Observation } from "../../types";
 
 /**
- * How much of the task instruction a situation already satisfies: the share of the instruction's content words
- * that appear in the state and action. Outcome rewards depend on exactly this (the right product with the
- * right options; the right object in the right place), so demonstrations with similar evidence are the best
- * guide to the reward of the current step.
+ * How much of the task instruction a situation already satisfies: the share of the instruction's requirements
+ * that the state and action show met, less the ones they show broken. Outcome rewards depend on exactly this (the
+ * right product with the right options at the right price; the right object in the right place), so
+ * demonstrations with similar evidence are the best guide to the reward of the current step. It reads only what
+ * an LLM experience model reads: the instruction, the state and the action.
  */
 const STOPWORDS = new Set(
   "a an the and or of in on at to for with from by is are be i im i'm me my we you your it its that this these those need want looking find buy get some put look under lower than price dollars dollar please can could would like task your".split(
@@ -22,32 +23,92 @@ export function contentWords(text: string): string[] {
   );
 }
 
-export function goalEvidence(instruction: string, situation: string): number {
-  const goal = contentWords(instruction);
-  if (goal.length === 0) return 0;
-  const seen = new Set(contentWords(situation));
-  return goal.filter((w) => seen.has(w)).length / goal.length;
-}
-
-const SEGMENT = /\s*\[SEP\]\s*|\n/;
+const SEGMENT = /\s*\[SEP\]\s*|\n/i;
 const ARGUMENT = /^[a-z_]+\[(.*)\]$/i;
+/** "price lower than 40.00 dollars", "under $25", "less than 100": an upper bound on what is bought. */
+const UPPER_BOUND =
+  /\b(?:lower|less|cheaper)\s+than\s+\$?(\d+(?:\.\d+)?)|\b(?:under|below)\s+\$?(\d+(?:\.\d+)?)/;
+const PRICE = /\$\s?(\d[\d,]*(?:\.\d+)?)/g;
 
 /**
- * The part of a state that says what *is*, for goal evidence: without the instruction the page echoes back
- * (WebShop repeats it on every page, which would make every state look like it satisfies the goal) and without
- * the segments that are only buttons (an option you could click is not an option you chose).
+ * The choices a page offers: a segment followed by buttons is the name of a group of options ("color [SEP] red
+ * [SEP] camo"). Pages without such runs (prose states, result lists of ids) offer none that matter.
  */
-export function situationOf(instruction: string, state: Observation, action: string): string {
-  const buttons = new Set(
-    (state.actions ?? []).map((a) => (ARGUMENT.exec(a)?.[1] ?? a).trim().toLowerCase()),
-  );
-  const echo = instruction.trim().toLowerCase();
-  const kept = state.text
+function choiceGroups(segments: string[], buttons: Set<string>): { name: string; options: string[] }[] {
+  const groups: { name: string; options: string[] }[] = [];
+  let current: { name: string; options: string[] } | undefined;
+  for (const segment of segments) {
+    if (!buttons.has(segment)) {
+      current = { name: segment, options: [] };
+      groups.push(current);
+    } else if (current && segment.length >= 2) current.options.push(segment);
+  }
+  return groups.filter((g) => g.options.length > 0);
+}
+
+/** A phrase as a whole word group: "small" is not in "x-small", "set of 2" is not in "set of 20". */
+function mentions(text: string, phrase: string): boolean {
+  const escaped = phrase.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return new RegExp(`(?<![\\w-])${escaped}(?![\\w-])`).test(text);
+}
+
+export interface GoalEvidence {
+  /** The instruction's requirements: its content words, and its price bound if it states one. */
+  requirements: number;
+  /** Requirements the situation shows met: content words in view, a price in view within the bound. */
+  met: number;
+  /**
+   * Requirements the situation shows broken: a price in view above the bound; in a group of options the
+   * instruction speaks of, a choice made (an option's label shown outside its button, as in "Selected: color:
+   * camo") that it does not ask for, or none of those it asks for made.
+   */
+  broken: string[];
+  /** (met − broken) / requirements, in [0, 1]. */
+  score: number;
+}
+
+/**
+ * The evidence of a step: what of the instruction the state and action show met or broken. The state is read
+ * without the instruction it echoes (WebShop repeats it on every page, which would make every state look like
+ * it satisfies the goal) and without the segments that are only buttons (an option you could click is not an
+ * option you chose).
+ */
+export function goalEvidence(instruction: string, state: Observation, action: string): GoalEvidence {
+  const goal = instruction.toLowerCase();
+  const labels = [
+    ...new Set((state.actions ?? []).map((a) => (ARGUMENT.exec(a)?.[1] ?? a).trim().toLowerCase())),
+  ];
+  const buttons = new Set(labels);
+  const echo = goal.trim();
+  const segments = state.text
+    .toLowerCase()
     .split(SEGMENT)
-    .filter((segment) => {
-      const s = segment.trim().toLowerCase();
-      return s !== "" && s !== echo && !buttons.has(s);
-    })
-    .map((segment) => segment.replaceAll(instruction, " "));
-  return `${kept.join("\n")}\n${action}`;
+    .map((segment) => segment.trim())
+    .filter((s) => s !== "" && s !== echo);
+  const kept = segments.filter((s) => !buttons.has(s)).map((s) => s.replaceAll(echo, " "));
+  const situation = `${kept.join("\n")}\n${action.toLowerCase()}`;
+
+  const bound = UPPER_BOUND.exec(goal);
+  const limit = bound ? Number(bound[1] ?? bound[2]) : undefined;
+  // The bound's number is checked against the prices in view, not looked for as a word.
+  const words = contentWords(instruction).filter((w) => limit === undefined || Number(w) !== limit);
+  const seen = new Set(contentWords(situation));
+  let met = words.filter((w) => seen.has(w)).length;
+  const broken: string[] = [];
+  if (limit !== undefined) {
+    const prices = [...kept.join("\n").matchAll(PRICE)].map((m) => Number(m[1]!.replaceAll(",", "")));
+    if (prices.length > 0 && Math.max(...prices) < limit) met++;
+    else if (prices.length > 0 && Math.min(...prices) >= limit) broken.push(`price above ${limit}`);
+  }
+  for (const group of choiceGroups(segments, buttons)) {
+    const asked = group.options.filter((o) => mentions(goal, o));
+    // A group the instruction says nothing about ("24 piece" for containers of any size) is free to choose.
+    if (asked.length === 0 && !mentions(goal, group.name)) continue;
+    const chosen = group.options.filter((o) => kept.some((segment) => mentions(segment, o)));
+    for (const o of chosen) if (!asked.includes(o)) broken.push(`${group.name}: ${o}`);
+    if (asked.length > 0 && !asked.some((o) => chosen.includes(o))) broken.push(`${group.name}: not chosen`);
+  }
+  const requirements = words.length + (limit === undefined ? 0 : 1);
+  const score = requirements === 0 ? 0 : Math.max(0, (met - broken.length) / requirements);
+  return { requirements, met, broken, score };
 }

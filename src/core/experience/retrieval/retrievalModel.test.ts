@@ -185,3 +185,57 @@ describe("retrieval experience model", () => {
     expect(without.next.text).not.toContain("mug 3");
   });
 });
+
+describe("retrieval experience model, outcome of a purchase", () => {
+  const model = new RetrievalExperienceModel({ reasoning: true });
+  const page = (instruction: string, title: string, selected: string) => ({
+    text: `Instruction: [SEP] ${instruction} [SEP] Back to Search [SEP] < Prev [SEP] color [SEP] black [SEP] camo [SEP] ${title} [SEP] Price: $40.00 [SEP] Selected: color: ${selected} [SEP] Buy Now`,
+    actions: ["click[back to search]", "click[< prev]", "click[black]", "click[camo]", "click[buy now]"],
+  });
+  const bought = (instruction: string, selected: string, reward: number, i: number): Demonstration => ({
+    id: `buy${i}`,
+    domain: "shop",
+    instruction,
+    source: "offline",
+    taskId: `shop:train:${i}`,
+    state: page(instruction, "Kinetek Edge Bluetooth Speaker, Built In Microphone", selected),
+    action: "click[buy now]",
+    next: { text: "Thank you for shopping with us!" },
+    reward,
+    done: true,
+    success: reward === 1,
+    valid: true,
+    score: 0.9,
+  });
+  const asked = (color: string) =>
+    `i need built in microphone kinetek bluetooth speaker in ${color} color, and price lower than 90.00 dollars`;
+  // Experts bought what was asked; a careless buyer once chose camo for a black speaker and got a partial reward.
+  const demonstrations = [
+    bought(asked("black"), "black", 1, 1),
+    bought(asked("camo"), "camo", 1, 2),
+    bought(asked("black"), "black", 1, 3),
+    bought(asked("black"), "camo", 0.67, 4),
+  ];
+  const shopTask: Task = { ...task, id: "shop:test:1", domain: "shop", instruction: asked("black") };
+  const predict = (selected: string) =>
+    model.predict({
+      task: shopTask,
+      history: [],
+      state: page(asked("black"), "Kinetek Edge Bluetooth Speaker, Built In Microphone", selected),
+      action: "click[buy now]",
+      demonstrations,
+    });
+
+  it("predicts success for a purchase that shows every requirement met", async () => {
+    const p = await predict("black");
+    expect(p).toMatchObject({ done: true, success: true });
+    expect(p.reward).toBeGreaterThan(0.9);
+  });
+
+  it("does not let a purchase with an option the instruction did not ask for pass as a success", async () => {
+    const p = await predict("camo");
+    expect(p).toMatchObject({ done: true, success: false });
+    // It is rewarded like the demonstration that broke a requirement too, not like the experts.
+    expect(p.reward).toBeLessThan(0.8);
+  });
+});

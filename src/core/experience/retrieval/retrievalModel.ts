@@ -11,7 +11,7 @@ import type {
   ExperienceSettings,
 } from "../types";
 import { type Analogy, analogy, applySubstitutions } from "./analogy";
-import { goalEvidence, situationOf } from "./evidence";
+import { goalEvidence } from "./evidence";
 import { type OfflineMemory, parseListing, renderListing } from "./offlineMemory";
 import { editsInPlace, transferEdit } from "./pageEdit";
 
@@ -36,9 +36,11 @@ const WEIGHTS = {
 /** Candidates considered by deliberation (reasoning on); without reasoning the model takes the top one. */
 const DELIBERATION = 4;
 /** How sharply the reward estimate prefers demonstrations with evidence like the current step's. */
-const EVIDENCE_BANDWIDTH = 0.15;
+const EVIDENCE_BANDWIDTH = 0.05;
 /** How much more goal evidence a successful demonstration may have had and still count as evidence of success. */
-const SUCCESS_EVIDENCE_SLACK = 0.1;
+const SUCCESS_EVIDENCE_SLACK = 0.3;
+/** The weight of a demonstration that broke a requirement for a step that breaks none, or the other way round. */
+const UNALIKE_WEIGHT = 0.02;
 
 /** What the offline memory adds to the analogue's prediction. */
 interface Recall {
@@ -508,7 +510,7 @@ function confidenceOf(
  */
 function estimateOutcome(input: ExperienceInput, candidates: Candidate[], chosen: Candidate): Outcome {
   const evidenceOf = (instruction: string, state: Observation, action: string) =>
-    goalEvidence(instruction, situationOf(instruction, state, action));
+    goalEvidence(instruction, state, action);
   if (chosen.exact) {
     return {
       reward: chosen.demo.reward,
@@ -526,7 +528,8 @@ function estimateOutcome(input: ExperienceInput, candidates: Candidate[], chosen
   const doneShare = pool.reduce((s, c) => s + weight(c) * (c.demo.done ? 1 : 0), 0) / totalWeight;
   const done = doneShare >= 0.5;
   const ending = pool.filter((c) => c.demo.done === done);
-  const evidence = evidenceOf(input.task.instruction, input.state, input.action);
+  const here = evidenceOf(input.task.instruction, input.state, input.action);
+  const evidence = here.score;
   let reward = 0;
   let successShare = 0;
   let explanation: string;
@@ -537,8 +540,16 @@ function estimateOutcome(input: ExperienceInput, candidates: Candidate[], chosen
     let den = 0;
     let succeeded = 0;
     for (const c of ending) {
-      const e = evidenceOf(c.demo.instruction, c.demo.state, c.demo.action);
-      const k = weight(c) * Math.exp(-((e - evidence) ** 2) / (2 * EVIDENCE_BANDWIDTH ** 2));
+      const theirs = evidenceOf(c.demo.instruction, c.demo.state, c.demo.action);
+      const e = theirs.score;
+      // A step that visibly breaks a requirement (a price above the bound, an option not asked for) is like the
+      // demonstrations that broke one too, whatever else they had in view: an outcome with nothing broken says
+      // little about it, and the other way round.
+      const alike = theirs.broken.length > 0 === here.broken.length > 0;
+      const k =
+        weight(c) *
+        Math.exp(-((e - evidence) ** 2) / (2 * EVIDENCE_BANDWIDTH ** 2)) *
+        (alike ? 1 : UNALIKE_WEIGHT);
       // A demonstration rewarded r with more of its goal in view says less than r for this situation: outcome
       // rewards grow with the goal satisfied, so below its evidence the reward scales down with ours (without
       // this, kernel weights normalise away and a half-right purchase inherits the experts' 1).
@@ -546,7 +557,13 @@ function estimateOutcome(input: ExperienceInput, candidates: Candidate[], chosen
       num += k * c.demo.reward * scale;
       den += k;
       // A success that needed clearly more of its goal in view than this situation shows is no evidence of one here.
-      if (c.demo.success && e <= evidence + SUCCESS_EVIDENCE_SLACK) succeeded += k;
+      // Nor is a success with fewer requirements broken than here.
+      if (
+        c.demo.success &&
+        e <= evidence + SUCCESS_EVIDENCE_SLACK &&
+        theirs.broken.length >= here.broken.length
+      )
+        succeeded += k;
     }
     reward = den > 0 ? num / den : 0;
     successShare = den > 0 ? succeeded / den : 0;
@@ -558,7 +575,7 @@ function estimateOutcome(input: ExperienceInput, candidates: Candidate[], chosen
     if (binary) reward = reward >= 0.5 ? 1 : 0;
     reward = Math.round(reward * 1000) / 1000;
     explanation = done
-      ? `${Math.round(doneShare * 100)}% of the similar demonstrations of this action ended the episode. The current situation covers ${Math.round(evidence * 100)}% of the instruction's content words; demonstrations that covered as much were rewarded about ${reward}, so the predicted reward is ${reward}${successShare >= 0.5 ? `, and most of them succeeded (${Math.round(successShare * 100)}% of the weight), so this most likely succeeds` : ""}.`
+      ? `${Math.round(doneShare * 100)}% of the similar demonstrations of this action ended the episode. The current situation shows ${here.met} of the instruction's ${here.requirements} requirements met${here.broken.length > 0 ? ` and ${here.broken.length} broken (${here.broken.join("; ")})` : ""}, ${Math.round(evidence * 100)}% net; demonstrations like it were rewarded about ${reward}, so the predicted reward is ${reward}${successShare >= 0.5 ? `, and most of them succeeded (${Math.round(successShare * 100)}% of the weight), so this most likely succeeds` : ""}.`
       : `Most similar demonstrations of this action did not end the episode${reward > 0 ? `; they were rewarded about ${reward}` : ", and gave no reward"}.`;
   }
   // Outcome rewards: only the step that ends the episode is rewarded.

@@ -1,7 +1,7 @@
 import { actionTemplate, isAdmissible } from "../admissible";
 import { elements } from "../fidelity";
 import type { ExperienceInput, PredictOptions, Teacher, TeacherTrace, TransitionOutcome } from "../types";
-import { contentWords } from "./evidence";
+import { contentWords, goalEvidence } from "./evidence";
 
 export const RETRIEVAL_TEACHER = "retrieval-teacher-v1";
 
@@ -71,6 +71,9 @@ export class RetrievalTeacher implements Teacher {
         parts.push(
           `This ends the episode with a partial reward of ${outcome.reward}: the outcome matches part of the instruction (${list(met, 6)})${missing.length ? ` but not ${list(missing, 6)}` : ""}.`,
         );
+        const { broken } = goalEvidence(input.task.instruction, input.state, input.action);
+        if (broken.length)
+          parts.push(`The state already showed requirements broken before this step: ${list(broken, 4)}.`);
       } else {
         parts.push(
           `This ends the episode without accomplishing the task${missing.length ? ` (${list(missing, 6)} not satisfied)` : ""}, so the reward is 0.`,

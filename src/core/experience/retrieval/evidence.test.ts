@@ -1,0 +1,75 @@
+import { describe, expect, it } from "vitest";
+import { goalEvidence } from "./evidence";
+
+const instruction =
+  "i need built in microphone kinetek bluetooth speaker in black color, and price lower than 140.00 dollars";
+const itemPage = (selected: string, price = "$40.79") => ({
+  text: `Instruction: [SEP] ${instruction} [SEP] Back to Search [SEP] < Prev [SEP] color [SEP] black [SEP] camo [SEP] size [SEP] small [SEP] x-small [SEP] Kinetek Edge Bluetooth Speaker, Built In Microphone [SEP] Price: ${price} [SEP] Rating: 4.3 [SEP] ${selected}Description [SEP] Features [SEP] Buy Now`,
+  actions: [
+    "click[back to search]",
+    "click[< prev]",
+    "click[black]",
+    "click[camo]",
+    "click[small]",
+    "click[x-small]",
+    "click[description]",
+    "click[features]",
+    "click[buy now]",
+  ],
+});
+
+describe("goalEvidence", () => {
+  it("counts the instruction's words in view and a price within its bound as met", () => {
+    const e = goalEvidence(instruction, itemPage("Selected: color: black [SEP] "), "click[buy now]");
+    // built, microphone, kinetek, bluetooth, speaker, black, color, and the price bound.
+    expect(e).toMatchObject({ requirements: 8, met: 8, broken: [] });
+    expect(e.score).toBe(1);
+  });
+
+  it("does not count the instruction the page echoes, nor options one could click, as met", () => {
+    const e = goalEvidence(instruction, itemPage(""), "click[buy now]");
+    expect(e.met).toBe(7);
+  });
+
+  it("breaks a requirement for an option chosen in a group the instruction speaks of but did not ask for", () => {
+    const e = goalEvidence(instruction, itemPage("Selected: color: camo [SEP] "), "click[buy now]");
+    // And the black it asked for, on offer, is not chosen.
+    expect(e.broken).toEqual(["color: camo", "color: not chosen"]);
+    expect(e.score).toBeCloseTo((7 - 2) / 8);
+  });
+
+  it("breaks one for an asked option on offer and not chosen, and for a price above the bound", () => {
+    const e = goalEvidence(instruction, itemPage("", "$149.00"), "click[buy now]");
+    expect(e.broken).toEqual(["price above 140", "color: not chosen"]);
+    expect(e.score).toBeCloseTo((6 - 2) / 8);
+  });
+
+  it("leaves groups the instruction says nothing about free, and reads labels as whole phrases", () => {
+    const e = goalEvidence(
+      instruction,
+      itemPage("Selected: color: black; size: x-small [SEP] "),
+      "click[buy now]",
+    );
+    expect(e.broken).toEqual([]);
+    const sized = goalEvidence(
+      `${instruction.replace(" color,", " color and in size small,")}`,
+      itemPage("Selected: color: black; size: x-small [SEP] "),
+      "click[buy now]",
+    );
+    // "small" is not chosen by choosing "x-small".
+    expect(sized.broken).toEqual(["size: x-small", "size: not chosen"]);
+  });
+
+  it("finds no choices in prose states (the household's)", () => {
+    const e = goalEvidence(
+      "put a clean apple in the fridge",
+      {
+        text: "You are in the middle of a room.\nYou see a fridge 1 and a countertop 1.",
+        actions: ["go to fridge 1", "go to countertop 1"],
+      },
+      "go to fridge 1",
+    );
+    expect(e.broken).toEqual([]);
+    expect(e.met).toBe(1);
+  });
+});
