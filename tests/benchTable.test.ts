@@ -60,11 +60,22 @@ describe("bench:table --quick", () => {
         // The shop's purchases are also scored by WebShop's own rule; the household has no such rule.
         if (domain === "shop") expect(typeof real.webshopMean).toBe("number");
         else expect(real.webshopMean).toBeNull();
+        // The shop's logs as a domain without an environment: trained on them alone, evaluated by proxies, and
+        // scored once in the real shop (its success column).
+        const imported = rows.find((s: { key: string }) => s.key === "imported-only/grpo");
+        if (domain === "shop") {
+          expect(imported.realTransitions).toBe(0);
+          expect(typeof imported.proxies.syntheticSuccess.mean).toBe("number");
+          expect(typeof imported.proxies.actionAgreement.mean).toBe("number");
+          expect(imported.proxies.confidence.mean).toBeGreaterThan(0);
+        } else expect(imported).toBeUndefined();
+        for (const row of rows) if (row.key !== "imported-only/grpo") expect(row.proxies).toBeNull();
       }
       const markdown = fs.readFileSync(path.join(out, "table-quick.md"), "utf8");
       expect(markdown).toContain("DreamGym-S2R (GRPO)");
       expect(markdown).toContain("| method | success % | WebShop rule % | paper % | sim-to-real gap (pts) |");
       expect(markdown).toContain("DreamGym + pessimism, MOPO penalty 1 (GRPO)");
+      expect(markdown).toContain("| row | proxy: synthetic success % | proxy: action agreement % |");
     } finally {
       fs.rmSync(out, { recursive: true, force: true });
     }

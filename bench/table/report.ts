@@ -14,6 +14,8 @@ export interface RunOutcome {
   realTransitions?: number;
   syntheticTransitions?: number;
   seconds?: number;
+  /** An imported-domain row: the proxies it was evaluated by (its finalSuccess is the one real check). */
+  proxy?: { syntheticSuccess: number; confidence: number | null; actionAgreement: number | null };
   error?: string;
 }
 
@@ -36,6 +38,13 @@ export interface RowSummary {
   syntheticTransitions: number | null;
   seconds: number | null;
   paper: number | null;
+  /** Imported-domain rows: their proxies (synthetic success and agreement in %, confidence 0–1), mean and std. */
+  proxies: { syntheticSuccess: MeanStd; confidence: MeanStd; actionAgreement: MeanStd } | null;
+}
+
+interface MeanStd {
+  mean: number | null;
+  std: number | null;
 }
 
 const mean = (xs: number[]) => (xs.length === 0 ? null : xs.reduce((a, b) => a + b, 0) / xs.length);
@@ -45,6 +54,8 @@ function std(xs: number[]): number | null {
   const m = mean(xs) ?? 0;
   return Math.sqrt(xs.reduce((a, x) => a + (x - m) ** 2, 0) / (xs.length - 1));
 }
+
+const meanStd = (xs: number[]): MeanStd => ({ mean: mean(xs), std: std(xs) });
 
 const gapOf = (o: RunOutcome) =>
   o.finalSimSuccess === undefined || o.finalSuccess === undefined
@@ -77,6 +88,15 @@ export function summarise(domain: Domain, rows: TableRow[], outcomes: RunOutcome
       syntheticTransitions: mean(pick((o) => o.syntheticTransitions)),
       seconds: mean(pick((o) => o.seconds)),
       paper: PAPER[domain][row.key] ?? null,
+      proxies: ok.some((o) => o.proxy)
+        ? {
+            syntheticSuccess: meanStd(pick((o) => (o.proxy ? o.proxy.syntheticSuccess * 100 : undefined))),
+            confidence: meanStd(pick((o) => o.proxy?.confidence ?? undefined)),
+            actionAgreement: meanStd(
+              pick((o) => (o.proxy?.actionAgreement == null ? undefined : o.proxy.actionAgreement * 100)),
+            ),
+          }
+        : null,
     };
   });
 }
@@ -134,6 +154,26 @@ export function markdown(
       );
     }
     lines.push("");
+    const proxied = rows.filter((s) => s.proxies !== null);
+    if (proxied.length > 0) {
+      const ms = (x: MeanStd, digits = 1) => `${fmt(x.mean, digits)} ± ${fmt(x.std, digits)}`;
+      lines.push(
+        "The imported-only rows never touch the real environment while training: they are evaluated by proxies, " +
+          "shown here beside the one real check of the final policy (the success column above). Synthetic success " +
+          "is on the held-out imported tasks; agreement is how often the policy's likeliest action is the one the " +
+          "held-out successful logs took; confidence is the experience model's, over the evaluation rollouts.",
+        "",
+        "| row | proxy: synthetic success % | proxy: action agreement % | proxy: model confidence | real success % |",
+        "|---|---|---|---|---|",
+      );
+      for (const s of proxied) {
+        const p = s.proxies!;
+        lines.push(
+          `| ${s.label} | ${ms(p.syntheticSuccess)} | ${ms(p.actionAgreement)} | ${ms(p.confidence, 2)} | ${fmt(s.successMean)} ± ${fmt(s.successStd)} |`,
+        );
+      }
+      lines.push("");
+    }
   }
   return lines.join("\n");
 }

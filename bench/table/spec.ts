@@ -93,6 +93,23 @@ export const SCALES: Record<"full" | "quick", Scale> = {
  */
 export const WARM_START: Record<Domain, "none" | "bc"> = { shop: "none", household: "bc" };
 
+/**
+ * The built-in shop treated as a domain without an environment (issue "RL where no environment exists"): its
+ * offline logs, plus expert logs of the held-out test tasks for the proxies, exported and imported under this
+ * name. The row trains through the imported-domain path only and is scored once in the real shop.
+ */
+export const IMPORTED_SHOP = "shop-imported";
+/** Expert logs of the first test tasks: the imported copy's held-out tasks (never in its replay buffer). */
+export const importedShopHeldOut = (scale: Scale): CollectOptions => ({
+  domain: "shop",
+  policy: "expert",
+  episodes: scale.evaluationEpisodes,
+  split: "test",
+  epsilon: 0,
+  seed: 4,
+  offset: 0,
+});
+
 /** Where the table runs DreamGym's ablations (the paper's Table 3). */
 const ABLATED: { domain: Domain; algorithm: Algorithm }[] = [{ domain: "shop", algorithm: "grpo" }];
 
@@ -157,6 +174,16 @@ export function tableRows(domain: Domain, scale: Scale, seed: number): TableRow[
     // The paper ablates on WebShop with GRPO only; at 80K synthetic transitions a row costs minutes, so do we.
     if (!ABLATED.some((a) => a.domain === domain && a.algorithm === algorithm)) continue;
     rows.push(
+      {
+        key: `imported-only/${algorithm}`,
+        label: `DreamGym, imported-only shop (${algorithm.toUpperCase()}): its logs alone, scored once in the real shop`,
+        algorithm,
+        config: {
+          ...dreamgym,
+          domain: IMPORTED_SHOP,
+          evaluation: { ...base.evaluation, groundTruth: domain },
+        },
+      },
       {
         key: `no-replay/${algorithm}`,
         label: `DreamGym w/o replay (${algorithm.toUpperCase()})`,

@@ -12,6 +12,7 @@ import { createLlm } from "@/server/experience/backends";
 import { reconcile } from "@/server/replay/reconcile";
 import { withReplayBuffer } from "@/server/replay/sharedReplayBuffer";
 import { indexPending, rebuildIndex } from "@/server/replay/syncSteps";
+import { exportTrajectoriesFile } from "@/server/trajectories/exportTrajectories";
 import { importTrajectoriesFile } from "@/server/trajectories/importTrajectories";
 import { choice, database, nonNegativeInt, positiveInt, printJson, probability } from "../args";
 import { progressBar } from "../progress";
@@ -62,6 +63,21 @@ export function registerDataCommands(program: Command) {
       const summary = await importTrajectoriesFile(db, file, file, undefined, options);
       const index = await indexWithProgress(db, false);
       printJson({ ...summary, indexed: index.indexed });
+    });
+
+  program
+    .command("export")
+    .description(
+      "write a domain's offline trajectories as JSONL in the import format (e.g. a built-in domain's logs, to import as a domain without an environment)",
+    )
+    .requiredOption("--domain <domain>", "the domain to export")
+    .option("--as <name>", "file the trajectories under this domain name (task ids are prefixed with it)")
+    .option("--split <split>", "only this split's tasks", choice(SPLITS))
+    .requiredOption("--out <file>", "the JSONL file to write")
+    .action(async (options: { domain: string; as?: string; split?: Split; out: string }) => {
+      const db = await database();
+      const written = await exportTrajectoriesFile(db, options, options.out);
+      printJson({ file: options.out, domain: options.as ?? options.domain, trajectories: written });
     });
 
   addRolloutOptions(program.command("collect"))

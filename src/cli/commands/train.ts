@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import type { Command } from "commander";
 import { parseRunConfig } from "@/core/train/config";
+import type { EvaluationResult } from "@/core/train/evaluate";
 import { runProgress } from "@/core/train/methods";
 import { runTraining } from "@/core/train/run";
 import { llmReport } from "@/server/train/llmReport";
@@ -48,6 +49,16 @@ function readConfig(file: string, overrides: string[]) {
   );
 }
 
+function proxyFigures(e: EvaluationResult) {
+  return {
+    syntheticSuccess: e.successRate,
+    syntheticMeanReward: e.meanReward,
+    ...(e.proxy?.confidence !== undefined ? { confidence: e.proxy.confidence } : {}),
+    ...(e.proxy?.actionAgreement !== undefined ? { actionAgreement: e.proxy.actionAgreement } : {}),
+    agreementSteps: e.proxy?.agreementSteps ?? 0,
+  };
+}
+
 export function registerTrainCommands(program: Command) {
   program
     .command("train")
@@ -81,7 +92,7 @@ export function registerTrainCommands(program: Command) {
             ),
           );
           if (r.evaluation)
-            last = `it ${r.iteration}: real test success ${(r.evaluation.successRate * 100).toFixed(0)}%`;
+            last = `it ${r.iteration}: ${r.evaluation.proxy ? "synthetic (proxy)" : "real"} test success ${(r.evaluation.successRate * 100).toFixed(0)}%`;
         },
       });
       await deps.close();
@@ -95,15 +106,31 @@ export function registerTrainCommands(program: Command) {
         domain: result.domain,
         algorithm: result.algorithm,
         seed: result.seed,
-        untrainedSuccess: result.untrained.successRate,
-        finalSuccess: result.final.successRate,
+        // An imported domain has no real environment: its figures are proxies, and are named so.
+        ...(result.final.proxy
+          ? {
+              evaluatedBy:
+                "proxies: no real environment (synthetic success, model confidence, action agreement)",
+              untrainedProxy: proxyFigures(result.untrained),
+              finalProxy: proxyFigures(result.final),
+              // The check of the proxies, when the imported domain is a copy of a built-in one.
+              ...(result.groundTruth
+                ? {
+                    groundTruthSuccess: result.groundTruth.successRate,
+                    ...(result.groundTruth.webshopSuccessRate !== undefined
+                      ? { groundTruthWebshopSuccess: result.groundTruth.webshopSuccessRate }
+                      : {}),
+                  }
+                : {}),
+            }
+          : { untrainedSuccess: result.untrained.successRate, finalSuccess: result.final.successRate }),
         // The same policy on the same test tasks in the synthetic environment (methods with a synthetic phase).
         ...(result.finalSimulated ? { finalSimSuccess: result.finalSimulated.successRate } : {}),
         // The shop's success under WebShop's own rule (fuzzy options), beside the strict figure above.
         ...(result.final.webshopSuccessRate !== undefined
           ? { finalWebshopSuccess: result.final.webshopSuccessRate }
           : {}),
-        finalMeanReward: result.final.meanReward,
+        ...(result.final.proxy ? {} : { finalMeanReward: result.final.meanReward }),
         testEpisodes: result.final.episodes,
         realTransitions: result.realTransitions,
         syntheticTransitions: result.syntheticTransitions,

@@ -1,3 +1,5 @@
+import { z } from "zod";
+
 /**
  * The built-in real domains, by name: the one list that config schemas, job payloads, the CLI, the launch form
  * and the curriculum read. It lives apart from the registry so that browser code can validate a domain name
@@ -15,3 +17,13 @@ export const REAL_DOMAIN_LABELS: Record<RealDomainName, string> = {
 export function isRealDomainName(name: string): name is RealDomainName {
   return (REAL_DOMAIN_NAMES as readonly string[]).includes(name);
 }
+
+/**
+ * Any domain's name: a built-in one, or one that trajectories were imported under (which then exists only as
+ * logs: its runs train in the synthetic environment alone).
+ */
+export const DomainName = z
+  .string()
+  .min(1)
+  .max(64)
+  .regex(/^[a-z0-9_-]+$/, "domain must be lowercase letters, digits, '-' or '_'");

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { BACKENDS } from "../backends";
-import { REAL_DOMAIN_NAMES } from "../envs/names";
+import { DomainName, REAL_DOMAIN_NAMES } from "../envs/names";
 import { BC_DEFAULTS } from "../rl/bc";
 import { GRPO_DEFAULTS } from "../rl/grpo";
 import { PPO_DEFAULTS } from "../rl/ppo";
@@ -34,7 +34,8 @@ const clippedUpdate = (defaults: typeof GRPO_DEFAULTS | typeof PPO_DEFAULTS) => 
 export const RunConfigFields = z.strictObject({
   name: z.string().max(200).default(""),
   method: RunMethod,
-  domain: z.enum(REAL_DOMAIN_NAMES),
+  /** A built-in domain, or an imported one (synthetic-only methods, evaluated by proxies). */
+  domain: DomainName,
   algorithm: z.enum(RL_ALGORITHMS).default("grpo"),
   /** Iterations in the synthetic environment (DreamGym, S2R's first phase); the real-env baseline's cap. */
   iterations: z.number().int().min(1).max(100_000).default(20),
@@ -106,6 +107,12 @@ export const RunConfigFields = z.strictObject({
        * gap, how much of what the policy learned only pleases the experience model. 0: not measured.
        */
       simulated: z.number().int().min(0).max(10_000).default(50),
+      /**
+       * For an imported copy of a built-in domain (its logs imported under another name): after training, the
+       * final policy is scored once on that built-in domain's real test tasks, to check how far the proxies can be
+       * trusted. The run itself never touches the real environment.
+       */
+      groundTruth: z.enum(REAL_DOMAIN_NAMES).optional(),
     })
     .prefault({}),
   /**

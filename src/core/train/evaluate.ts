@@ -1,9 +1,9 @@
-import type { RealDomain } from "../envs/domain";
 import { type WebshopVerdict, webshopVerdictOf } from "../envs/shop/webshopVerdict";
 import type { LinearPolicy } from "../policy/linearPolicy";
 import { type Episode, rollout } from "../rollout";
 import type { Environment, Task } from "../types";
 import { concurrently } from "./concurrently";
+import type { ProxyMetrics } from "./proxyEvaluation";
 
 export interface EvaluationResult {
   episodes: number;
@@ -18,6 +18,19 @@ export interface EvaluationResult {
   webshopSuccessRate?: number;
   /** Mean reward under WebShop's own rule; present with webshopSuccessRate. */
   webshopMeanReward?: number;
+  /** The experience model's mean confidence over the steps, when every step reported one (synthetic episodes). */
+  meanConfidence?: number;
+  /**
+   * Present when the domain has no real environment: successRate and meanReward were then measured in the
+   * synthetic environment, and these are the other proxies (proxyEvaluation.ts). Never real success.
+   */
+  proxy?: ProxyMetrics;
+}
+
+/** What evaluation needs of a domain, real or imported. */
+interface EvaluatedDomain {
+  readonly maxSteps: number;
+  createEnvironment?: () => Environment;
 }
 
 /** WebShop's verdicts of the episodes (from their last step's info), or undefined unless every one has one. */
@@ -33,12 +46,18 @@ function webshopVerdicts(episodes: readonly Episode[]): WebshopVerdict[] | undef
  * always takes the first candidate, which would flatter every comparison with the untrained policy.
  */
 export async function evaluatePolicy(
-  domain: RealDomain,
+  domain: EvaluatedDomain,
   policy: LinearPolicy,
   tasks: readonly Task[],
   options: { greedy?: boolean; key?: string; concurrency?: number; makeEnv?: () => Environment } = {},
 ): Promise<EvaluationResult> {
-  const makeEnv = options.makeEnv ?? (() => domain.createEnvironment());
+  const real = domain.createEnvironment?.bind(domain);
+  const makeEnv =
+    options.makeEnv ??
+    real ??
+    (() => {
+      throw new Error("this domain has no real environment: evaluate it in the synthetic one");
+    });
   // The rollout engine's: episodes in flight together, each with its own stream, so the limit changes nothing.
   const episodes = await concurrently(tasks.length, options.concurrency ?? 1, (i) => {
     const task = tasks[i]!;
@@ -55,6 +74,9 @@ export async function evaluatePolicy(
     meanReward: episodes.reduce((sum, e) => sum + e.totalReward, 0) / n,
     transitions: episodes.reduce((sum, e) => sum + e.steps.length, 0),
   };
+  const confidences = episodes.flatMap((e) => e.infos.map((info) => info?.confidence));
+  if (confidences.length > 0 && confidences.every((c) => typeof c === "number"))
+    result.meanConfidence = (confidences as number[]).reduce((a, b) => a + b, 0) / confidences.length;
   const verdicts = webshopVerdicts(episodes);
   if (verdicts) {
     result.webshopSuccessRate = verdicts.filter((v) => v.success).length / n;

@@ -2,7 +2,7 @@ import type { TaskGenerator } from "../curriculum/generator";
 import { selectBatch } from "../curriculum/selectBatch";
 import type { TaskIterationStats, TaskValueTable } from "../curriculum/valueTable";
 import { proposeVariations } from "../curriculum/variations";
-import type { RealDomain } from "../envs/domain";
+import type { TrainingDomain } from "../envs/trainingDomain";
 import type { LinearPolicy } from "../policy/linearPolicy";
 import type { ReplayBuffer } from "../replay/buffer";
 import { episodeTransitions } from "../replay/episodeTransitions";
@@ -43,7 +43,7 @@ export interface IterationResult {
 }
 
 export interface IterationDeps {
-  domain: RealDomain;
+  domain: TrainingDomain;
   policy: LinearPolicy;
   learner: Learner;
   /** A fresh environment per rollout: synthetic (DreamGym) or real (the real-env baseline, S2R). */

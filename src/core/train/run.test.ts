@@ -1,9 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { embeddedTaskGenerator } from "../curriculum/embedded";
+import { importedTaskGenerator } from "../curriculum/importedVariations";
 import { household } from "../envs/household";
 import { shop } from "../envs/shop";
 import { RetrievalExperienceModel } from "../experience/retrieval/retrievalModel";
 import { parseRunConfig, type RunMethod } from "./config";
+import { importedFrom } from "./importedTesting";
 import { type IterationReport, type RunResult, runTraining } from "./run";
 import { offlineMemoryBuffer } from "./testing";
 
@@ -24,7 +26,7 @@ const tiny = (method: RunMethod) =>
 
 describe("runTraining", () => {
   it("rejects a bad config naming the field", () => {
-    expect(() => parseRunConfig({ method: "dreamgym", domain: "moon", groupSize: 1 })).toThrow(
+    expect(() => parseRunConfig({ method: "dreamgym", domain: "Moon!", groupSize: 1 })).toThrow(
       /domain[\s\S]*groupSize/,
     );
     expect(() => parseRunConfig({ method: "dreamgym", domain: "shop", surprise: true })).toThrow(/surprise/);
@@ -244,5 +246,77 @@ describe("runTraining", () => {
       resume: JSON.parse(JSON.stringify(first[0]!.state)),
     });
     expect(resumed.checkpoint.weights).toBe(withKl.checkpoint.weights);
+  });
+
+  it("trains in an imported domain's synthetic environment alone and reports proxies, never real success", async () => {
+    const { domain, buffer } = await importedFrom(household, "house-logs", 12, 4);
+    const config = (method: RunMethod) =>
+      parseRunConfig({
+        method,
+        domain: "house-logs",
+        iterations: 2,
+        tasksPerBatch: 2,
+        groupSize: 2,
+        demonstrations: 6,
+        warmStart: "bc",
+        evaluation: { interval: 1, episodes: 4 },
+      });
+    const deps = {
+      domain,
+      buffer,
+      model: new RetrievalExperienceModel({ reasoning: true }),
+      generator: importedTaskGenerator(domain),
+    };
+    const reports: IterationReport[] = [];
+    const result = await runTraining(config("dreamgym"), {
+      ...deps,
+      onIteration: (r) => void reports.push(r),
+    });
+    expect(result).toMatchObject({ realTransitions: 0, iterations: 2 });
+    expect(result.syntheticTransitions).toBeGreaterThan(0);
+    // Every evaluation is a proxy: synthetic success on the held-out imported tasks, with the model's confidence
+    // and the agreement with the held-out successful logs; no sim-to-real gap, for there is no "real".
+    for (const e of [result.untrained, result.final, ...reports.map((r) => r.evaluation!)]) {
+      expect(e.episodes).toBe(4);
+      expect(e.proxy?.confidence).toBeGreaterThan(0);
+      expect(e.proxy?.agreementSteps).toBeGreaterThan(0);
+      expect(e.proxy?.actionAgreement).toBeGreaterThanOrEqual(0);
+    }
+    expect(result.finalSimulated).toBeUndefined();
+    // Cloning the successful train logs makes the policy pick the logged actions far more often than a blank one.
+    expect(result.final.proxy!.actionAgreement!).toBeGreaterThan(
+      result.untrained.proxy!.actionAgreement! + 0.1,
+    );
+    // Imported from the household's own logs, the final policy can be scored once in the real household.
+    const checked = await runTraining(
+      parseRunConfig({
+        ...config("dreamgym"),
+        evaluation: { interval: 5, episodes: 4, groundTruth: "household" },
+      }),
+      { ...deps, groundTruth: household },
+    );
+    expect(checked.groundTruth?.episodes).toBe(4);
+    expect(checked.final.proxy).toBeDefined();
+    await expect(
+      runTraining(parseRunConfig({ ...tiny("dreamgym"), evaluation: { groundTruth: "household" } }), {
+        domain: household,
+        groundTruth: household,
+      }),
+    ).rejects.toThrow(/groundTruth is for an imported copy/);
+    // Methods that need the real environment are refused, saying why.
+    await expect(runTraining(config("real"), deps)).rejects.toThrow(/imported domain "house-logs" has none/);
+    await expect(runTraining(config("dreamgym-s2r"), deps)).rejects.toThrow(/trains in a real environment/);
+  });
+
+  it("builds from a built-in domain's logs as imported ones", async () => {
+    const { domain: imported } = await importedFrom(household, "house-logs", 6, 3);
+    expect(imported.tasks("train", 10)).toHaveLength(6);
+    expect(imported.tasks("test", 10).every((t) => t.goal === undefined && t.origin === "imported")).toBe(
+      true,
+    );
+    const first = imported.tasks("train", 1)[0]!;
+    expect((await imported.initialState(first)).text).toBe(
+      (await household.createEnvironment().reset(household.task("train", 0))).text,
+    );
   });
 });

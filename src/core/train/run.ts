@@ -2,6 +2,7 @@ import type { TaskGenerator } from "../curriculum/generator";
 import type { TaskIterationStats } from "../curriculum/valueTable";
 import { TaskValueTable, type TaskValueTableSnapshot } from "../curriculum/valueTable";
 import type { RealDomain } from "../envs/domain";
+import { isImportedDomain, type TrainingDomain } from "../envs/trainingDomain";
 import { SyntheticEnvironment } from "../experience/synthetic";
 import type { ExperienceModel, ExperienceSettings } from "../experience/types";
 import { loadCheckpoint, type PolicyCheckpoint, saveCheckpoint } from "../policy/checkpoint";
@@ -17,6 +18,7 @@ import { type EvaluationResult, evaluatePolicy } from "./evaluate";
 import { trainingIteration } from "./iteration";
 import { grpoLearner, type Learner, type LearnerState, ppoLearner } from "./learner";
 import { clones, METHODS, phaseContinues, trainedWith } from "./methods";
+import { proxyEvaluation } from "./proxyEvaluation";
 
 /** Where a run stands after an iteration: enough to resume it there after a crash. */
 export interface RunState {
@@ -51,7 +53,8 @@ export interface IterationReport {
 }
 
 export interface RunDeps {
-  domain: RealDomain;
+  /** A built-in domain, or an imported one (synthetic phases only, evaluated by proxies). */
+  domain: TrainingDomain;
   /**
    * The replay buffer, filled with the offline data; DreamGym adds its synthetic transitions to it. With the
    * experience model, needed by the methods with a synthetic phase only.
@@ -64,6 +67,8 @@ export interface RunDeps {
   signal?: AbortSignal;
   /** Continue a run from the state of its last finished iteration. */
   resume?: RunState;
+  /** The built-in domain named by `evaluation.groundTruth`, whose real test tasks score the final policy once. */
+  groundTruth?: RealDomain;
 }
 
 export interface RunResult {
@@ -76,6 +81,8 @@ export interface RunResult {
   final: EvaluationResult;
   /** The final policy in the synthetic environment (methods with a synthetic phase): final minus this is the gap. */
   finalSimulated?: EvaluationResult;
+  /** An imported copy of a built-in domain: the final policy on that domain's real test tasks (evaluation.groundTruth). */
+  groundTruth?: EvaluationResult;
   realTransitions: number;
   syntheticTransitions: number;
   iterations: number;
@@ -110,6 +117,18 @@ export async function runTraining(config: RunConfig, deps: RunDeps): Promise<Run
   const started = performance.now();
   const { domain } = deps;
   const spec = METHODS[config.method];
+  const imported = isImportedDomain(domain);
+  const groundTruth = config.evaluation.groundTruth;
+  if (groundTruth !== undefined && (!imported || deps.groundTruth?.name !== groundTruth))
+    throw new Error(
+      imported
+        ? `evaluation.groundTruth "${groundTruth}": the run was not given that built-in domain`
+        : `evaluation.groundTruth is for an imported copy of a built-in domain; "${domain.name}" is built in and evaluated in its real environment already`,
+    );
+  if (imported && spec.phases.some((p) => p.phase === "real"))
+    throw new Error(
+      `method ${config.method} trains in a real environment, and imported domain "${domain.name}" has none (only its logs): use a method with a synthetic phase only, e.g. dreamgym`,
+    );
   const untrainedPolicy = () => new LinearPolicy({ candidates: domain.candidateActions, seed: config.seed });
   /** The policy RL starts from: blank, or behaviour-cloned. Deterministic, so a resumed run can rebuild it. */
   const startingPolicy = async () => {
@@ -121,32 +140,39 @@ export async function runTraining(config: RunConfig, deps: RunDeps): Promise<Run
     ? loadCheckpoint(deps.resume.policy, domain.candidateActions).policy
     : await startingPolicy();
   const testTasks = domain.tasks("test", config.evaluation.episodes);
-  const evaluate = (key: string, which = policy) =>
-    evaluatePolicy(domain, which, testTasks, {
-      greedy: config.evaluation.greedy,
-      key,
-      concurrency: config.rollouts.concurrency,
-    });
   const syntheticEnv = (): (() => Environment) | undefined => {
     const { model, buffer } = deps;
     if (!model || !buffer) return undefined;
-    const initialState = (task: Task) => domain.createEnvironment().reset(task);
+    const initialState = (task: Task) =>
+      imported ? domain.initialState(task) : domain.createEnvironment().reset(task);
     const experience = experienceSettings(config);
     return () =>
       new SyntheticEnvironment(domain.name, model, buffer, experience, initialState, domain.maxSteps);
   };
+  const options = (key: string) => ({
+    greedy: config.evaluation.greedy,
+    key,
+    concurrency: config.rollouts.concurrency,
+  });
+  /** Real success on held-out test tasks; in an imported domain, the proxies of proxyEvaluation.ts instead. */
+  const evaluate = (key: string, which = policy) => {
+    if (!imported) return evaluatePolicy(domain, which, testTasks, options(key));
+    const makeEnv = syntheticEnv();
+    if (!makeEnv)
+      throw new Error(
+        `imported domain "${domain.name}" is evaluated in its synthetic environment: the run needs an experience model and a replay buffer`,
+      );
+    return proxyEvaluation(domain, which, testTasks, makeEnv, options(key));
+  };
   const simulatedTasks = testTasks.slice(0, config.evaluation.simulated);
-  const measuresGap = spec.phases.some((p) => p.phase === "synthetic") && simulatedTasks.length > 0;
+  // In an imported domain the evaluation itself is synthetic: there is no gap to measure.
+  const measuresGap =
+    !imported && spec.phases.some((p) => p.phase === "synthetic") && simulatedTasks.length > 0;
   /** The sim-to-real gap's other half: the policy on the same test tasks, in the synthetic environment. */
   const simulate = async (key: string): Promise<EvaluationResult | undefined> => {
     const makeEnv = measuresGap ? syntheticEnv() : undefined;
     if (!makeEnv) return undefined;
-    return evaluatePolicy(domain, policy, simulatedTasks, {
-      greedy: config.evaluation.greedy,
-      key: `sim:${key}`,
-      concurrency: config.rollouts.concurrency,
-      makeEnv,
-    });
+    return evaluatePolicy(domain, policy, simulatedTasks, { ...options(`sim:${key}`), makeEnv });
   };
   // The untrained figure is the blank policy's, before any cloning, for fresh and resumed runs alike.
   const untrained = await evaluate("eval:untrained", untrainedPolicy());
@@ -184,7 +210,11 @@ export async function runTraining(config: RunConfig, deps: RunDeps): Promise<Run
     };
     for (const phaseSpec of spec.phases) {
       const { phase } = phaseSpec;
-      let makeEnv: () => Environment = () => domain.createEnvironment();
+      let makeEnv: () => Environment = () => {
+        if (isImportedDomain(domain))
+          throw new Error(`imported domain "${domain.name}" has no real environment`);
+        return domain.createEnvironment();
+      };
       if (phase === "synthetic") {
         const synthetic = syntheticEnv();
         if (!synthetic)
@@ -250,6 +280,15 @@ export async function runTraining(config: RunConfig, deps: RunDeps): Promise<Run
   const evaluatedLast = lastEvaluation?.iterations === iterations ? lastEvaluation : undefined;
   const final = evaluatedLast?.result ?? (await evaluate("eval:final"));
   const finalSimulated = evaluatedLast ? evaluatedLast.simulated : await simulate("eval:final");
+  // The same weights acting on the built-in domain's own action candidates, on its real test tasks.
+  const scoredForReal = deps.groundTruth
+    ? await evaluatePolicy(
+        deps.groundTruth,
+        loadCheckpoint(saveCheckpoint(policy), deps.groundTruth.candidateActions).policy,
+        deps.groundTruth.tasks("test", config.evaluation.episodes),
+        options("eval:ground-truth"),
+      )
+    : undefined;
   return {
     method: config.method,
     domain: config.domain,
@@ -258,6 +297,7 @@ export async function runTraining(config: RunConfig, deps: RunDeps): Promise<Run
     untrained,
     final,
     ...(finalSimulated ? { finalSimulated } : {}),
+    ...(scoredForReal ? { groundTruth: scoredForReal } : {}),
     realTransitions,
     syntheticTransitions,
     iterations,
@@ -266,13 +306,32 @@ export async function runTraining(config: RunConfig, deps: RunDeps): Promise<Run
   };
 }
 
-/** Behaviour cloning on the expert's episodes of the first `demonstrations` seed tasks (cycling through them). */
-async function behaviourClone(config: RunConfig, domain: RealDomain, policy: LinearPolicy): Promise<void> {
+/**
+ * Behaviour cloning on `demonstrations` expert episodes: the expert's, played on the first seed tasks (cycling
+ * through them); in an imported domain, its successful train logs (cycling through them).
+ */
+async function behaviourClone(
+  config: RunConfig,
+  domain: TrainingDomain,
+  policy: LinearPolicy,
+): Promise<void> {
   const decisions = [];
-  for (let i = 0; i < config.demonstrations; i++) {
-    const task = domain.task("train", i % config.seedTasks);
-    const episode = await rollout(domain.createEnvironment(), domain.expert(), task, domain.maxSteps);
-    decisions.push(...replayDecisions(policy, task, episode.steps));
+  if (isImportedDomain(domain)) {
+    const logs = domain.successfulLogs("train");
+    if (logs.length === 0)
+      throw new Error(
+        `imported domain "${domain.name}" has no successful train log to clone: import some, or set warmStart to none`,
+      );
+    for (let i = 0; i < config.demonstrations; i++) {
+      const log = logs[i % logs.length]!;
+      decisions.push(...replayDecisions(policy, log.task, log.steps));
+    }
+  } else {
+    for (let i = 0; i < config.demonstrations; i++) {
+      const task = domain.task("train", i % config.seedTasks);
+      const episode = await rollout(domain.createEnvironment(), domain.expert(), task, domain.maxSteps);
+      decisions.push(...replayDecisions(policy, task, episode.steps));
+    }
   }
   new BehaviourCloning(policy, { ...config.bc, seed: config.seed }).fit(decisions);
 }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { DomainName } from "../envs/names";
 import { REAL_ENV_SOURCES, SPLITS } from "../types";
 import { hashString } from "../util/random";
 
@@ -23,11 +24,7 @@ const ImportStep = z.strictObject({
 
 export const ImportLine = z
   .strictObject({
-    domain: z
-      .string()
-      .min(1)
-      .max(64)
-      .regex(/^[a-z0-9_-]+$/, "domain must be lowercase letters, digits, '-' or '_'"),
+    domain: DomainName,
     instruction: z.string().min(1, "instruction is empty"),
     task_id: z.string().min(1).max(200).optional(),
     split: z.enum(SPLITS).default("train"),

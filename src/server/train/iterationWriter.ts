@@ -31,7 +31,8 @@ export type OnRecorded = (iteration: number, progress: number) => void;
 export interface WriterRun {
   runId: string;
   config: RunConfig;
-  domain: RealDomain;
+  /** The real environment that answers synthetic steps for the store; none for an imported domain. */
+  domain: RealDomain | undefined;
 }
 
 /** What the writer thread is started with (workerData). */

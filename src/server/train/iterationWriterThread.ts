@@ -5,7 +5,7 @@
  * when the job ends; closing the thread stops that at the next batch, and the job's own indexing does the rest.
  */
 import { parentPort, workerData } from "node:worker_threads";
-import { getRealDomain } from "@/core/envs/registry";
+import { getRealDomain, isRealDomain } from "@/core/envs/registry";
 import { createDb } from "../db";
 import { fenceFor, LeaseLost } from "../queue/fence";
 import { indexPending } from "../replay/syncSteps";
@@ -13,7 +13,8 @@ import type { FromWriter, ToWriter, WriterThreadData } from "./iterationWriter";
 import { commitIteration, type PreparedIteration, prepareIteration } from "./runStore";
 
 const data = workerData as WriterThreadData;
-const domain = getRealDomain(data.config.domain);
+// An imported domain has no real environment to answer synthetic steps.
+const domain = isRealDomain(data.config.domain) ? getRealDomain(data.config.domain) : undefined;
 const fence = fenceFor({ id: data.fence.jobId, leaseToken: data.fence.leaseToken }, data.fence.workerId);
 const db = createDb(data.databaseUrl);
 let queue: Promise<unknown> = db;

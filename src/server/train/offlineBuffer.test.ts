@@ -70,4 +70,30 @@ describe("the run's offline buffer", () => {
       await other.cleanup();
     }
   });
+
+  it("leaves out the logs of held-out test tasks, which runs are evaluated on", async () => {
+    await collectOffline(t.db, {
+      domain: "shop",
+      policy: "expert",
+      episodes: 2,
+      split: "train",
+      epsilon: 0,
+      seed: 1,
+      offset: 0,
+    });
+    const train = await t.db.step.count({ where: { trajectory: { domain: "shop" } } });
+    await collectOffline(t.db, {
+      domain: "shop",
+      policy: "expert",
+      episodes: 2,
+      split: "test",
+      epsilon: 0,
+      seed: 1,
+      offset: 0,
+    });
+    expect(await t.db.step.count({ where: { trajectory: { domain: "shop" } } })).toBeGreaterThan(train);
+    const buffer = await offlineBuffer(t.db, "shop", new HashNgramEmbedder());
+    expect(buffer.size).toBe(train);
+    expect([...buffer.transitions()].every((x) => x.taskId?.startsWith("shop:train:"))).toBe(true);
+  });
 });

@@ -10,11 +10,15 @@ import { selectStepRows, stepToTransition } from "../replay/stepTransition";
  * LanceDB query (see the retrieval bench), and a run makes hundreds of thousands of them. The embedder is the
  * configured one, so that a run retrieves by the same similarity as the LanceDB buffer.
  */
-/** The domain's offline transitions in a fixed order (a buffer's rows, and what a model learns, must not depend on the database). */
+/**
+ * The domain's offline transitions on train tasks, in a fixed order (a buffer's rows, and what a model learns,
+ * must not depend on the database). Logs of held-out test tasks stay out: the experience model must not have
+ * seen the episodes a run is evaluated on.
+ */
 export async function offlineTransitions(db: Db, domain: string): Promise<Transition[]> {
   const steps = await selectStepRows(
     db,
-    `t.domain = ? AND t.source = 'offline' ORDER BY s.trajectoryId, s."index"`,
+    `t.domain = ? AND t.source = 'offline' AND k.split = 'train' ORDER BY s.trajectoryId, s."index"`,
     domain,
   );
   return steps.map(stepToTransition);

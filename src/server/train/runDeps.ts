@@ -1,7 +1,9 @@
 import { embeddedTaskGenerator } from "@/core/curriculum/embedded";
 import type { TaskGenerator } from "@/core/curriculum/generator";
+import { importedTaskGenerator } from "@/core/curriculum/importedVariations";
 import { OpenAITaskGenerator } from "@/core/curriculum/openaiGenerator";
-import { getRealDomain } from "@/core/envs/registry";
+import { getRealDomain, isRealDomain } from "@/core/envs/registry";
+import { isImportedDomain, type TrainingDomain } from "@/core/envs/trainingDomain";
 import { OfflineMemory } from "@/core/experience/retrieval/offlineMemory";
 import type { LlmClient } from "@/core/llm";
 import type { RunConfig } from "@/core/train/config";
@@ -17,10 +19,15 @@ import {
   ThreadedExperienceModel,
 } from "../experience/threadedModel";
 import { createEmbedder } from "../replay/createEmbedder";
+import { loadImportedDomain } from "./importedDomain";
 import { offlineBuffer } from "./offlineBuffer";
 
-export function taskGenerator(config: RunConfig, llm?: LlmClient): TaskGenerator {
-  if (config.backends.taskGenerator === "embedded") return embeddedTaskGenerator(config.domain);
+export function taskGenerator(config: RunConfig, domain: TrainingDomain, llm?: LlmClient): TaskGenerator {
+  if (isImportedDomain(domain)) return importedTaskGenerator(domain);
+  if (config.backends.taskGenerator === "embedded") {
+    if (!isRealDomain(config.domain)) throw new Error(`no task generator for domain "${config.domain}"`);
+    return embeddedTaskGenerator(config.domain);
+  }
   const model = appConfig().openai.models.taskGenerator;
   return new OpenAITaskGenerator(
     (llm ? llm.withModel(model) : createLlm(appConfig(), model)).withLane("task-generator"),
@@ -43,13 +50,27 @@ export type BuiltRunDeps = Omit<RunDeps, "onIteration" | "signal"> & {
  */
 export async function runDeps(db: Db, config: RunConfig): Promise<BuiltRunDeps> {
   const closers: (() => Promise<void>)[] = [];
+  const domain = isRealDomain(config.domain)
+    ? getRealDomain(config.domain)
+    : await loadImportedDomain(db, config.domain);
+  // The openai generator writes goals that a built-in domain's schema checks; an imported task has only text.
+  if (
+    isImportedDomain(domain) &&
+    config.curriculum.taskGeneration &&
+    config.backends.taskGenerator !== "embedded"
+  )
+    throw new Error(
+      `imported domain "${domain.name}": task generation uses the embedded generator (recombined instructions); set backends.taskGenerator to "embedded" or curriculum.taskGeneration to false`,
+    );
   const deps: BuiltRunDeps = {
-    domain: getRealDomain(config.domain),
+    domain,
+    ...(config.evaluation.groundTruth ? { groundTruth: getRealDomain(config.evaluation.groundTruth) } : {}),
     close: async () => {
       await Promise.all(closers.map((close) => close()));
     },
   };
-  const synthetic = hasPhase(config.method, "synthetic");
+  // An imported domain is evaluated in its synthetic environment, whatever the method.
+  const synthetic = hasPhase(config.method, "synthetic") || isImportedDomain(deps.domain);
   // One client, so that the experience model and the task generator share one in-flight limit, fairly.
   const usesOpenai =
     (synthetic && config.backends.experience === "openai") ||
@@ -72,6 +93,6 @@ export async function runDeps(db: Db, config: RunConfig): Promise<BuiltRunDeps> 
       deps.model = createExperienceModel(appConfig(), settings, config.backends.experience, deps.llm);
     }
   }
-  if (config.curriculum.taskGeneration) deps.generator = taskGenerator(config, deps.llm);
+  if (config.curriculum.taskGeneration) deps.generator = taskGenerator(config, deps.domain, deps.llm);
   return deps;
 }

@@ -3,6 +3,7 @@ import { z } from "zod";
 import type { RealDomain } from "@/core/envs/domain";
 import { realAnswers } from "@/core/experience/realCheck";
 import type { RunConfig } from "@/core/train/config";
+import type { EvaluationResult } from "@/core/train/evaluate";
 import { LearnerState } from "@/core/train/learner";
 import { runProgress, trainedWith } from "@/core/train/methods";
 import type { IterationReport, RunState } from "@/core/train/run";
@@ -88,7 +89,7 @@ export async function recordIteration(
   db: Db,
   runId: string,
   config: RunConfig,
-  domain: RealDomain,
+  domain: RealDomain | undefined,
   report: IterationReport,
   /** The train job's fencing check: nothing is written once another worker holds the job. */
   fence?: Fence,
@@ -104,11 +105,12 @@ export interface PreparedIteration {
 
 export async function prepareIteration(
   runId: string,
-  domain: RealDomain,
+  /** Answers synthetic steps beside the experience model's prediction; none for an imported domain. */
+  domain: RealDomain | undefined,
   report: IterationReport,
 ): Promise<PreparedIteration> {
   const real =
-    report.phase === "synthetic"
+    report.phase === "synthetic" && domain
       ? await Promise.all(
           report.episodes.map((e) =>
             realAnswers(
@@ -197,7 +199,30 @@ export async function commitIteration(
   return progress;
 }
 
+function proxyMetricRow(runId: string, r: IterationReport, evaluation: EvaluationResult) {
+  return {
+    runId,
+    iteration: r.iteration,
+    syntheticSuccess: r.phase === "synthetic" ? r.rolloutSuccess : null,
+    realSuccess: null,
+    realReward: null,
+    simSuccess: evaluation.successRate,
+    simReward: evaluation.meanReward,
+    meanReward: r.meanReward,
+    realTransitions: r.realTransitions,
+    syntheticTransitions: r.syntheticTransitions,
+    extra: {
+      phase: r.phase,
+      rolloutSuccess: r.rolloutSuccess,
+      update: r.update,
+      proxy: evaluation.proxy,
+    } as object,
+  };
+}
+
 function metricRow(runId: string, r: IterationReport) {
+  // An imported domain's evaluation is synthetic (proxies): it is never stored as real success.
+  if (r.evaluation?.proxy) return proxyMetricRow(runId, r, r.evaluation);
   return {
     runId,
     iteration: r.iteration,

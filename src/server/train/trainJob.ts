@@ -1,3 +1,4 @@
+import { isImportedDomain } from "@/core/envs/trainingDomain";
 import { parseRunConfig } from "@/core/train/config";
 import { runTraining } from "@/core/train/run";
 import { LeaseLost } from "../queue/fence";
@@ -37,8 +38,10 @@ export async function trainJob(runId: string, ctx: JobContext) {
     const built = await runDeps(db, config);
     deps = built;
     // Iteration i is stored while iteration i+1 computes (iterationWriter.ts).
-    const writing = iterationWriter(ctx, { runId, config, domain: built.domain }, (iteration, progress) =>
-      ctx.progress(progress, `iteration ${iteration}`),
+    const writing = iterationWriter(
+      ctx,
+      { runId, config, domain: isImportedDomain(built.domain) ? undefined : built.domain },
+      (iteration, progress) => ctx.progress(progress, `iteration ${iteration}`),
     );
     writer = writing;
     const result = await runTraining(config, {
@@ -69,7 +72,11 @@ export async function trainJob(runId: string, ctx: JobContext) {
         },
       }),
     );
-    return { runId, finalSuccess: result.final.successRate, realTransitions: result.realTransitions };
+    // An imported domain has no real success to report, only its synthetic proxy.
+    const final = result.final.proxy
+      ? { finalSyntheticSuccess: result.final.successRate }
+      : { finalSuccess: result.final.successRate };
+    return { runId, ...final, realTransitions: result.realTransitions };
   } catch (caught) {
     // What is in flight settles before the run's status changes; a lost lease there is the error that counts.
     const settled = await writer?.settle();

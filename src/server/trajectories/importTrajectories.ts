@@ -74,12 +74,16 @@ export async function importTrajectoriesText(
   // Ids from content, like the import keys: the same file imported into two databases gives the same rows.
   const ids = fresh.map((t) => importedTrajectoryId(t.key));
   const steps: StepRow[] = fresh.flatMap((t, i) =>
-    t.data.steps.map((s, index) => ({
+    t.data.steps.map((s, index, all) => ({
       id: offlineStepId(ids[i] as string, index),
       trajectoryId: ids[i] as string,
       index,
       state: s.state,
       stateActions: s.admissible_actions ?? null,
+      // A log's next state is the state of its next step: it lists the same admissible actions (the experience
+      // model grounds the next state's actions in them).
+      nextActions:
+        all[index + 1]?.state === s.next_state ? (all[index + 1]?.admissible_actions ?? null) : null,
       action: s.action,
       reasoning: s.reasoning ?? null,
       nextState: s.next_state,

@@ -1,4 +1,5 @@
 import type { Observation } from "../../types";
+import { contentWords } from "../../util/words";
 
 /**
  * How much of the task instruction a situation already satisfies: the share of the instruction's requirements
@@ -7,22 +8,6 @@ import type { Observation } from "../../types";
  * demonstrations with similar evidence are the best guide to the reward of the current step. It reads only what
  * an LLM experience model reads: the instruction, the state and the action.
  */
-const STOPWORDS = new Set(
-  "a an the and or of in on at to for with from by is are be i im i'm me my we you your it its that this these those need want looking find buy get some put look under lower than price dollars dollar please can could would like task your".split(
-    " ",
-  ),
-);
-
-export function isStopword(word: string): boolean {
-  return STOPWORDS.has(word) || word.length <= 1;
-}
-
-export function contentWords(text: string): string[] {
-  return [...new Set(text.toLowerCase().match(/[a-z0-9]+(?:\.[0-9]+)?/g) ?? [])].filter(
-    (w) => !STOPWORDS.has(w) && w.length > 1,
-  );
-}
-
 const SEGMENT = /\s*\[SEP\]\s*|\n/i;
 const ARGUMENT = /^[a-z_]+\[(.*)\]$/i;
 /** "price lower than 40.00 dollars", "under $25", "less than 100": an upper bound on what is bought. */

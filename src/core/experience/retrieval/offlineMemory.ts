@@ -1,7 +1,7 @@
 import MiniSearch from "minisearch";
 import type { Observation, Transition } from "../../types";
+import { contentWords, isStopword } from "../../util/words";
 import { normaliseAction } from "../admissible";
-import { contentWords, isStopword } from "./evidence";
 
 /**
  * What the experience model learns from the offline demonstrations before it simulates anything: the paper

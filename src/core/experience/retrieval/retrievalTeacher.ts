@@ -1,7 +1,8 @@
+import { contentWords } from "../../util/words";
 import { actionTemplate, isAdmissible } from "../admissible";
 import { elements } from "../fidelity";
 import type { ExperienceInput, PredictOptions, Teacher, TeacherTrace, TransitionOutcome } from "../types";
-import { contentWords, goalEvidence } from "./evidence";
+import { goalEvidence } from "./evidence";
 
 export const RETRIEVAL_TEACHER = "retrieval-teacher-v1";
 
