@@ -15,6 +15,7 @@ import { type Episode, rollout } from "../rollout";
 import type { Environment, Task } from "../types";
 import type { RunConfig } from "./config";
 import { type EvaluationResult, evaluatePolicy } from "./evaluate";
+import { importedRunProblem } from "./importedRun";
 import { trainingIteration } from "./iteration";
 import { grpoLearner, type Learner, type LearnerState, ppoLearner } from "./learner";
 import { clones, METHODS, phaseContinues, trainedWith } from "./methods";
@@ -125,10 +126,8 @@ export async function runTraining(config: RunConfig, deps: RunDeps): Promise<Run
         ? `evaluation.groundTruth "${groundTruth}": the run was not given that built-in domain`
         : `evaluation.groundTruth is for an imported copy of a built-in domain; "${domain.name}" is built in and evaluated in its real environment already`,
     );
-  if (imported && spec.phases.some((p) => p.phase === "real"))
-    throw new Error(
-      `method ${config.method} trains in a real environment, and imported domain "${domain.name}" has none (only its logs): use a method with a synthetic phase only, e.g. dreamgym`,
-    );
+  const problem = imported ? importedRunProblem(config) : null;
+  if (problem) throw new Error(problem);
   const untrainedPolicy = () => new LinearPolicy({ candidates: domain.candidateActions, seed: config.seed });
   /** The policy RL starts from: blank, or behaviour-cloned. Deterministic, so a resumed run can rebuild it. */
   const startingPolicy = async () => {

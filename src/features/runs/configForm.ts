@@ -22,7 +22,7 @@ type Kind =
   | { type: "int" | "number"; min?: number; max?: number; step?: number }
   | { type: "bool" }
   | { type: "text" }
-  | { type: "enum"; options: ReadonlyArray<{ value: string; label: string }> };
+  | { type: "enum"; options: ReadonlyArray<{ value: string; label: string; disabled?: boolean }> };
 
 export interface FieldDef {
   path: string;
@@ -111,7 +111,7 @@ export const FIELDS: readonly FieldDef[] = [
   {
     path: "domain",
     label: "Domain",
-    hint: "The real environment the policy is tested in",
+    hint: "A built-in environment, or an imported domain (logs only: trained in its synthetic environment, evaluated by proxies)",
     section: "Run",
     kind: {
       type: "enum",

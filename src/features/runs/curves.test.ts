@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { byIteration, finalIteration, withFinal } from "./curves";
+import { byIteration, finalIteration, proxyOfExtra, withFinal } from "./curves";
 
 const metric = (iteration: number, realSuccess: number | null, syntheticSuccess: number | null = null) => ({
   iteration,
@@ -56,5 +56,25 @@ describe("the final evaluation on the curves", () => {
     const synthetic = byIteration([a, b], "syntheticSuccess");
     expect(synthetic.finals).toEqual([null, null]);
     expect(synthetic.rows.map((r) => r.iteration)).toEqual([2, 4, 5, 10]);
+  });
+});
+
+describe("proxyOfExtra", () => {
+  it("reads an imported-domain run's proxies from its metric's extra, and nothing from other runs'", () => {
+    expect(
+      proxyOfExtra({
+        phase: "synthetic",
+        proxy: { actionAgreement: 0.4, confidence: 0.9, agreementSteps: 12 },
+      }),
+    ).toEqual({
+      proxyAgreement: 0.4,
+      proxyConfidence: 0.9,
+    });
+    expect(proxyOfExtra({ proxy: { agreementSteps: 0 } })).toEqual({
+      proxyAgreement: null,
+      proxyConfidence: null,
+    });
+    expect(proxyOfExtra({ phase: "synthetic", update: { policyLoss: 1 } })).toEqual({});
+    expect(proxyOfExtra(null)).toEqual({});
   });
 });

@@ -70,3 +70,20 @@ export function byIteration(
   });
   return { rows, finals };
 }
+
+/**
+ * An imported-domain run's per-iteration proxies, from its metric's extra (runStore's proxyMetricRow): action
+ * agreement and model confidence, as chart columns. Nothing for other runs.
+ */
+export function proxyOfExtra(extra: unknown): {
+  proxyAgreement?: number | null;
+  proxyConfidence?: number | null;
+} {
+  const proxy = (extra as { proxy?: unknown } | null)?.proxy;
+  if (proxy === null || typeof proxy !== "object") return {};
+  const { actionAgreement, confidence } = proxy as { actionAgreement?: unknown; confidence?: unknown };
+  return {
+    proxyAgreement: typeof actionAgreement === "number" ? actionAgreement : null,
+    proxyConfidence: typeof confidence === "number" ? confidence : null,
+  };
+}

@@ -1,6 +1,7 @@
 import { annotationsRouter } from "./routers/annotations";
 import { bufferRouter } from "./routers/buffer";
 import { curriculumRouter } from "./routers/curriculum";
+import { domainsRouter } from "./routers/domains";
 import { gamedRouter } from "./routers/gamed";
 import { jobsRouter } from "./routers/jobs";
 import { runsRouter } from "./routers/runs";
@@ -18,6 +19,7 @@ export const appRouter = createTRPCRouter({
   annotations: annotationsRouter,
   curriculum: curriculumRouter,
   gamed: gamedRouter,
+  domains: domainsRouter,
 });
 
 export type AppRouter = typeof appRouter;

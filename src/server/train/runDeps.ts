@@ -7,6 +7,7 @@ import { isImportedDomain, type TrainingDomain } from "@/core/envs/trainingDomai
 import { OfflineMemory } from "@/core/experience/retrieval/offlineMemory";
 import type { LlmClient } from "@/core/llm";
 import type { RunConfig } from "@/core/train/config";
+import { importedRunProblem } from "@/core/train/importedRun";
 import { hasPhase } from "@/core/train/methods";
 import type { RunDeps } from "@/core/train/run";
 import { experienceSettings } from "@/core/train/run";
@@ -53,15 +54,8 @@ export async function runDeps(db: Db, config: RunConfig): Promise<BuiltRunDeps> 
   const domain = isRealDomain(config.domain)
     ? getRealDomain(config.domain)
     : await loadImportedDomain(db, config.domain);
-  // The openai generator writes goals that a built-in domain's schema checks; an imported task has only text.
-  if (
-    isImportedDomain(domain) &&
-    config.curriculum.taskGeneration &&
-    config.backends.taskGenerator !== "embedded"
-  )
-    throw new Error(
-      `imported domain "${domain.name}": task generation uses the embedded generator (recombined instructions); set backends.taskGenerator to "embedded" or curriculum.taskGeneration to false`,
-    );
+  const problem = isImportedDomain(domain) ? importedRunProblem(config) : null;
+  if (problem) throw new Error(problem);
   const deps: BuiltRunDeps = {
     domain,
     ...(config.evaluation.groundTruth ? { groundTruth: getRealDomain(config.evaluation.groundTruth) } : {}),

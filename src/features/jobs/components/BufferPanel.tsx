@@ -12,6 +12,7 @@ export function BufferPanel() {
   const refresh = () => void queryClient.invalidateQueries({ queryKey: trpc.jobs.list.queryKey() });
   const index = useMutation(trpc.jobs.index.mutationOptions({ onSuccess: refresh }));
   const teacher = useMutation(trpc.jobs.teacher.mutationOptions({ onSuccess: refresh }));
+  const domains = useQuery(trpc.domains.list.queryOptions());
   const [domain, setDomain] = useState("household");
   const [limit, setLimit] = useState(200);
   const s = stats.data;
@@ -48,9 +49,11 @@ export function BufferPanel() {
         <label className="field">
           Domain
           <select aria-label="Teacher domain" value={domain} onChange={(e) => setDomain(e.target.value)}>
-            <option value="household">household</option>
-            <option value="shop">shop</option>
-            <option value="web">web</option>
+            {(domains.data ?? [{ name: "household" }]).map((d) => (
+              <option key={d.name} value={d.name}>
+                {d.name}
+              </option>
+            ))}
           </select>
         </label>
         <label className="field">

@@ -1,8 +1,10 @@
 "use client";
 
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { type FormEvent, useState } from "react";
+import { isRealDomainName } from "@/core/envs/names";
+import { hasPhase, RUN_METHODS } from "@/core/train/methods";
 import { useTRPC } from "@/trpc/react";
 import {
   changeValue,
@@ -60,7 +62,7 @@ function FieldInput({
         onChange={(e) => onChange(e.target.value)}
       >
         {field.kind.options.map((o) => (
-          <option key={o.value} value={o.value}>
+          <option key={o.value} value={o.value} disabled={o.disabled}>
             {o.label}
           </option>
         ))}
@@ -98,6 +100,39 @@ export function LaunchForm() {
   const [presetId, setPresetId] = useState(DEFAULT_PRESET_ID);
   const [values, setValues] = useState<FormValues>(initialValues);
   const [errors, setErrors] = useState<FieldErrors>({});
+  const domains = useQuery(trpc.domains.list.queryOptions());
+  const imported = !isRealDomainName(String(values.domain ?? ""));
+  /**
+   * The domain menu lists the imported domains too (one with too few logs, disabled, says why); in an imported
+   * domain the methods that need a real environment are disabled.
+   */
+  const shown = (field: FieldDef): FieldDef => {
+    if (field.kind.type !== "enum") return field;
+    if (field.path === "domain" && domains.data)
+      return {
+        ...field,
+        kind: {
+          type: "enum",
+          options: domains.data.map((d) => ({
+            value: d.name,
+            label: d.trainable ? d.label : `${d.label}: ${d.reason}`,
+            disabled: !d.trainable,
+          })),
+        },
+      };
+    if (field.path === "method" && imported)
+      return {
+        ...field,
+        kind: {
+          type: "enum",
+          options: field.kind.options.map((o) => {
+            const method = RUN_METHODS.find((m) => m === o.value);
+            return { ...o, disabled: method !== undefined && hasPhase(method, "real") };
+          }),
+        },
+      };
+    return field;
+  };
   const create = useMutation(
     trpc.runs.create.mutationOptions({
       onSuccess: ({ runId }) => {
@@ -174,7 +209,7 @@ export function LaunchForm() {
                   >
                     <label htmlFor={`field-${field.path}`}>{field.label}</label>
                     <FieldInput
-                      field={field}
+                      field={shown(field)}
                       value={values[field.path]}
                       onChange={(v) => change(field.path, v)}
                     />

@@ -2,12 +2,13 @@
 
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
+import { isRealDomainName } from "@/core/envs/names";
 import { methodLabelOf } from "@/core/train/methods";
 import { NotFound } from "@/features/shared/components/NotFound";
 import { isActiveStatus } from "@/shared/enums";
 import { isNotFound, useTRPC } from "@/trpc/react";
 import { usedSettings } from "../configForm";
-import { type CurveRow, finalIteration, simGap, withFinal } from "../curves";
+import { type CurveRow, finalIteration, proxyOfExtra, simGap, withFinal } from "../curves";
 import { budgetText, count, gapPoints, iterationsText, pct, progressPercent, seconds } from "../format";
 import styles from "../runs.module.css";
 import { CurveChart } from "./CurveChart";
@@ -16,6 +17,32 @@ import { LiveSessions } from "./LiveSessions";
 import { MetricsTable } from "./MetricsTable";
 import { RunActions } from "./RunActions";
 import { StatusBadge } from "./StatusBadge";
+
+type ProxyFigures = { syntheticSuccess: number; confidence: number | null; actionAgreement: number | null };
+
+/** An imported-domain run's final proxies, each said to be one. */
+function proxyStats(final: ProxyFigures | null) {
+  return [
+    {
+      testId: "run-final-proxy",
+      label: "Proxy: synthetic success (final)",
+      title: "success on the held-out imported tasks in the synthetic environment: a proxy, not real success",
+      value: final?.syntheticSuccess ?? null,
+    },
+    {
+      testId: "run-final-agreement",
+      label: "Proxy: action agreement (final)",
+      title: "how often the policy's likeliest action is the one the held-out successful logs took",
+      value: final?.actionAgreement ?? null,
+    },
+    {
+      testId: "run-final-confidence",
+      label: "Proxy: model confidence (final)",
+      title: "the experience model's mean confidence over the evaluation rollouts",
+      value: final?.confidence ?? null,
+    },
+  ];
+}
 
 function resultSeconds(result: unknown): number | null {
   const s = (result as { seconds?: unknown } | null)?.seconds;
@@ -53,6 +80,7 @@ export function RunDetail({ id }: { id: string }) {
     meanReward: m.meanReward,
     realTransitions: m.realTransitions,
     syntheticTransitions: m.syntheticTransitions,
+    ...proxyOfExtra(m.extra),
   }));
   // The final evaluation ends the real-env curve, so the curve's last point is the header's "final" figure.
   const finalAt = r.finalRealSuccess !== null ? finalIteration(r.iteration, r.metrics) : null;
@@ -66,19 +94,52 @@ export function RunDetail({ id }: { id: string }) {
     ...row,
     simGap: simGap({ simSuccess: row.simSuccess ?? null, realSuccess: row.realSuccess ?? null }),
   }));
-  const measuresGap = r.finalSimSuccess !== null || r.metrics.some((m) => m.simSuccess !== null);
+  const external = r.kind === "external";
+  // A domain with logs and no environment: every test figure is a proxy, and is named one.
+  const imported = !isRealDomainName(r.domain) && !external;
+  const measuresGap =
+    !imported && (r.finalSimSuccess !== null || r.metrics.some((m) => m.simSuccess !== null));
   const budget = budgetText(r.realTransitions, r.realBudget);
   const took = resultSeconds(r.result);
-  const reference =
-    r.untrainedRealSuccess !== null ? { y: r.untrainedRealSuccess, label: "untrained" } : null;
-
-  const external = r.kind === "external";
+  const untrainedProxy = r.proxy?.untrained?.syntheticSuccess ?? null;
+  const reference = imported
+    ? untrainedProxy !== null
+      ? { y: untrainedProxy, label: "untrained" }
+      : null
+    : r.untrainedRealSuccess !== null
+      ? { y: r.untrainedRealSuccess, label: "untrained" }
+      : null;
+  const proxyRows = withFinal(
+    withFinal(
+      withFinal(
+        rows,
+        "simSuccess",
+        r.proxy?.final?.syntheticSuccess ?? null,
+        finalIteration(r.iteration, r.metrics),
+      ),
+      "proxyAgreement",
+      r.proxy?.final?.actionAgreement ?? null,
+      finalIteration(r.iteration, r.metrics),
+    ),
+    "proxyConfidence",
+    r.proxy?.final?.confidence ?? null,
+    finalIteration(r.iteration, r.metrics),
+  );
 
   return (
     <div className={styles.page}>
       <div className={styles.header}>
         <h1>{r.name}</h1>
         <StatusBadge status={r.status} />
+        {imported ? (
+          <span
+            className="badge"
+            data-testid="run-imported"
+            title="no real environment: trained in the synthetic environment built from the domain's logs"
+          >
+            imported domain · proxies only
+          </span>
+        ) : null}
         {external ? (
           <span
             className="badge"
@@ -136,15 +197,29 @@ export function RunDetail({ id }: { id: string }) {
             </small>
           ) : null}
         </div>
-        <div className={styles.stat}>
-          <dt>Real-env success (final)</dt>
-          <dd data-testid="run-final-success">
-            {pct(r.finalRealSuccess)}
-            {r.untrainedRealSuccess !== null ? (
-              <small> from {pct(r.untrainedRealSuccess)} untrained</small>
-            ) : null}
-          </dd>
-        </div>
+        {imported ? (
+          proxyStats(r.proxy?.final ?? null).map((stat) => (
+            <div key={stat.testId} className={styles.stat}>
+              <dt title={stat.title}>{stat.label}</dt>
+              <dd data-testid={stat.testId}>
+                {pct(stat.value)}
+                {stat.testId === "run-final-proxy" && untrainedProxy !== null ? (
+                  <small> from {pct(untrainedProxy)} untrained</small>
+                ) : null}
+              </dd>
+            </div>
+          ))
+        ) : (
+          <div className={styles.stat}>
+            <dt>Real-env success (final)</dt>
+            <dd data-testid="run-final-success">
+              {pct(r.finalRealSuccess)}
+              {r.untrainedRealSuccess !== null ? (
+                <small> from {pct(r.untrainedRealSuccess)} untrained</small>
+              ) : null}
+            </dd>
+          </div>
+        )}
         {measuresGap ? (
           <div className={styles.stat}>
             <dt title="success on the same test tasks in the synthetic environment minus in the real one">
@@ -167,40 +242,75 @@ export function RunDetail({ id }: { id: string }) {
       </dl>
 
       <div className={styles.charts}>
-        <CurveChart
-          title="Success rate"
-          subtitle={
-            external
-              ? "the trainer's episodes per policy version"
-              : "rollouts · test tasks in the real and the synthetic env"
-          }
-          testId="success-chart"
-          data={successRows}
-          xMax={r.plannedIterations}
-          percent
-          reference={reference}
-          series={[
-            { key: "syntheticSuccess", label: "synthetic rollouts", color: "#7a5af8", dash: "5 4" },
-            ...(measuresGap
-              ? [
-                  {
-                    key: "simSuccess",
-                    label: "test tasks, synthetic env",
-                    color: "#c11574",
-                    dash: "2 3",
-                    finalAt,
-                  },
-                ]
-              : []),
-            {
-              key: "realSuccess",
-              // An external run's real curve is its trainer's own episodes in the real environment.
-              label: external ? "trainer's episodes, real env" : "test tasks, real env",
-              color: "#4f46e5",
-              finalAt,
-            },
-          ]}
-        />
+        {imported ? (
+          <>
+            <CurveChart
+              title="Success rate (proxy)"
+              subtitle="rollouts · held-out imported tasks, synthetic env: no real environment"
+              testId="success-chart"
+              data={proxyRows}
+              xMax={r.plannedIterations}
+              percent
+              reference={reference}
+              series={[
+                { key: "syntheticSuccess", label: "synthetic rollouts", color: "#7a5af8", dash: "5 4" },
+                {
+                  key: "simSuccess",
+                  label: "held-out imported tasks, synthetic env (proxy)",
+                  color: "#c11574",
+                },
+              ]}
+            />
+            <CurveChart
+              title="Other proxies"
+              subtitle="agreement with held-out successful logs · model confidence"
+              testId="proxy-chart"
+              data={proxyRows}
+              xMax={r.plannedIterations}
+              percent
+              series={[
+                { key: "proxyAgreement", label: "action agreement (proxy)", color: "#4f46e5" },
+                { key: "proxyConfidence", label: "model confidence (proxy)", color: "#0e9384", dash: "5 4" },
+              ]}
+            />
+          </>
+        ) : null}
+        {imported ? null : (
+          <CurveChart
+            title="Success rate"
+            subtitle={
+              external
+                ? "the trainer's episodes per policy version"
+                : "rollouts · test tasks in the real and the synthetic env"
+            }
+            testId="success-chart"
+            data={successRows}
+            xMax={r.plannedIterations}
+            percent
+            reference={reference}
+            series={[
+              { key: "syntheticSuccess", label: "synthetic rollouts", color: "#7a5af8", dash: "5 4" },
+              ...(measuresGap
+                ? [
+                    {
+                      key: "simSuccess",
+                      label: "test tasks, synthetic env",
+                      color: "#c11574",
+                      dash: "2 3",
+                      finalAt,
+                    },
+                  ]
+                : []),
+              {
+                key: "realSuccess",
+                // An external run's real curve is its trainer's own episodes in the real environment.
+                label: external ? "trainer's episodes, real env" : "test tasks, real env",
+                color: "#4f46e5",
+                finalAt,
+              },
+            ]}
+          />
+        )}
         {measuresGap ? (
           <CurveChart
             title="Sim-to-real gap"

@@ -116,7 +116,13 @@ export function RunsPage() {
                   <td className={styles.num}>{count(run.realTransitions)}</td>
                   <td className={styles.num}>{count(run.syntheticTransitions)}</td>
                   <td className={styles.num} data-testid="run-final">
-                    {pct(run.finalRealSuccess)}
+                    {run.proxy?.final ? (
+                      <span title="an imported domain has no real environment: synthetic success on its held-out tasks">
+                        {pct(run.proxy.final.syntheticSuccess)} <small className="hint">proxy</small>
+                      </span>
+                    ) : (
+                      pct(run.finalRealSuccess)
+                    )}
                   </td>
                   <td className={`hint ${styles.created}`} title={run.createdAt.toLocaleString()}>
                     {run.createdAt.toLocaleString("en-US", {

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { RunConfig } from "@/core/train/config";
 import { plannedIterations, usesSetting } from "@/core/train/methods";
 import { ACTIVE_STATUSES } from "@/shared/enums";
+import { domainProblem } from "../../domains/domains";
 import { cancel, enqueue } from "../../queue/queue";
 import { deleteRun, previewRunDeletion } from "../../retention/deleteRun";
 import { sharedLanceRows } from "../../retention/lanceRows";
@@ -9,21 +10,48 @@ import { createRun } from "../../train/runStore";
 import { retentionAsTrpc } from "../retentionErrors";
 import { createTRPCRouter, publicProcedure, TRPCError } from "../trpc";
 
-const Evaluation = z.object({ successRate: z.number(), meanReward: z.number(), episodes: z.number() });
+const ProxyFigures = z.object({
+  confidence: z.number().optional(),
+  actionAgreement: z.number().optional(),
+  agreementSteps: z.number(),
+});
+const Evaluation = z.object({
+  successRate: z.number(),
+  meanReward: z.number(),
+  episodes: z.number(),
+  proxy: ProxyFigures.optional(),
+});
 const Summary = z.object({
   untrained: Evaluation.optional(),
   final: Evaluation.optional(),
   finalSimulated: Evaluation.optional(),
 });
 
-/** The test figures a finished run stored in its result, or nulls while it has none. */
+/** An imported domain's evaluation: its proxies, never real success (core/train/proxyEvaluation.ts). */
+function proxyFigures(e: z.infer<typeof Evaluation> | undefined) {
+  if (!e?.proxy) return null;
+  return {
+    syntheticSuccess: e.successRate,
+    confidence: e.proxy.confidence ?? null,
+    actionAgreement: e.proxy.actionAgreement ?? null,
+  };
+}
+
+/**
+ * The test figures a finished run stored in its result, or nulls while it has none. A run in an imported domain
+ * has no real figures: its proxies are given apart (`proxy`), so that nothing shows them as real success.
+ */
 function evaluations(result: unknown) {
   const parsed = Summary.safeParse(result ?? {});
+  const data = parsed.success ? parsed.data : {};
+  const proxied = data.final?.proxy !== undefined;
+  const real = (e: z.infer<typeof Evaluation> | undefined) => (proxied ? null : (e?.successRate ?? null));
   return {
-    finalRealSuccess: parsed.success ? (parsed.data.final?.successRate ?? null) : null,
-    untrainedRealSuccess: parsed.success ? (parsed.data.untrained?.successRate ?? null) : null,
+    finalRealSuccess: real(data.final),
+    untrainedRealSuccess: real(data.untrained),
     /** The final policy on the same test tasks in the synthetic environment: the sim-to-real gap's other side. */
-    finalSimSuccess: parsed.success ? (parsed.data.finalSimulated?.successRate ?? null) : null,
+    finalSimSuccess: proxied ? null : (data.finalSimulated?.successRate ?? null),
+    proxy: proxied ? { final: proxyFigures(data.final), untrained: proxyFigures(data.untrained) } : null,
   };
 }
 
@@ -55,7 +83,12 @@ async function activeTrainJobs(db: Parameters<typeof createRun>[0], runId: strin
 
 export const runsRouter = createTRPCRouter({
   /** Validates the config (field-level errors for the form) and queues the run for the worker. */
-  create: publicProcedure.input(RunConfig).mutation(({ ctx, input }) => createRun(ctx.db, input)),
+  create: publicProcedure.input(RunConfig).mutation(async ({ ctx, input }) => {
+    // An unknown domain, or an imported one the method cannot train in, is refused now, not by the worker later.
+    const problem = await domainProblem(ctx.db, input);
+    if (problem) throw new TRPCError({ code: "BAD_REQUEST", message: problem });
+    return createRun(ctx.db, input);
+  }),
 
   list: publicProcedure
     .input(
