@@ -40,21 +40,23 @@ test("a researcher trains DreamGym in a domain that exists only as imported logs
   // Every figure is named a proxy; nothing reads as real success, and there is no sim-to-real gap to show.
   await expect(page.getByTestId("run-final-success")).toHaveCount(0);
   await expect(page.getByTestId("gap-chart")).toHaveCount(0);
+  await expect(page.getByRole("link", { name: "Where the model is gamed" })).toHaveCount(0);
   await expect(page.getByTestId("run-final-proxy")).toContainText(/\d+(\.\d)?% from \d+(\.\d)?% untrained/);
   await expect(page.getByTestId("run-final-agreement")).toContainText("%");
   await expect(page.getByTestId("run-final-confidence")).toContainText("%");
   const success = page.getByTestId("success-chart");
   await expect(success).toContainText("Success rate (proxy)");
   await expect(success).toContainText("held-out imported tasks, synthetic env (proxy)");
-  await expect(success).not.toContainText("real env");
+  await expect(success).not.toContainText("test tasks, real env");
   await expect(success).toHaveAttribute("data-points", "2");
   await expect(page.getByTestId("proxy-chart")).toContainText("action agreement (proxy)");
   await expect(page.getByTestId("metric-row")).toHaveCount(2);
   await page.screenshot({ path: "docs/screenshots/imported-run.png", fullPage: true });
 
   // Its synthetic steps, each reasoning trace beside the predicted state, with the model's confidence.
-  await page.getByRole("link", { name: "Episodes" }).click();
+  await page.getByRole("link", { name: "Episodes", exact: true }).click();
   await expect(page).toHaveURL(new RegExp(`/trajectories\\?run=${runId}`));
+  await expect(page.getByTestId("fidelity-none")).toContainText("web-admin is an imported domain");
   await page.getByRole("row").nth(1).getByRole("link").first().click();
   await expect(page.getByTestId("step-position")).toHaveText(/Step 1 of \d+/);
   await expect(page.getByTestId("reasoning")).not.toBeEmpty();

@@ -3,6 +3,7 @@
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
+import { isRealDomainName } from "@/core/envs/names";
 import { SourceBadge } from "@/features/shared/components/Badges";
 import { formatReward } from "@/features/shared/lib/formatReward";
 import { FLAG_CATEGORY_LABELS, FlagCategory } from "@/shared/enums";
@@ -64,7 +65,10 @@ export function FlaggedSteps() {
   };
 
   const domains = [...new Set(facets.data?.map((f) => f.domain) ?? [])].sort();
-  const runsWithEpisodes = (runs.data ?? []).filter((r) => r.iterations.length > 0);
+  // A run in an imported domain has no real environment, so no fidelity to show: its steps have no real answer.
+  const runsWithEpisodes = (runs.data ?? []).filter(
+    (r) => r.iterations.length > 0 && isRealDomainName(r.domain),
+  );
   const shownRuns = runId ? [runId] : runsWithEpisodes.slice(0, RUNS_SHOWN).map((r) => r.id);
   const total = list.data?.total ?? 0;
   const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));

@@ -2,6 +2,7 @@
 
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
+import { isRealDomainName } from "@/core/envs/names";
 import { useTRPC } from "@/trpc/react";
 import styles from "../flags.module.css";
 
@@ -106,8 +107,10 @@ export function RunFidelity({ runId, iteration }: { runId: string; iteration?: n
         </span>
       </div>
       {f.withRealAnswer === 0 ? (
-        <p className="hint">
-          No synthetic step of this run has a real answer yet, so there is nothing to compare.
+        <p className="hint" data-testid="fidelity-none">
+          {isRealDomainName(f.domain)
+            ? "No synthetic step of this run has a real answer yet, so there is nothing to compare."
+            : `${f.domain} is an imported domain: it has no real environment to answer the synthetic steps, so its fidelity cannot be measured here (see the run's proxies).`}
         </p>
       ) : (
         <>

@@ -156,9 +156,12 @@ export function RunDetail({ id }: { id: string }) {
         <Link className="button" href={`/trajectories?run=${r.id}`}>
           Episodes
         </Link>
-        <Link className="button" href={`/runs/${r.id}/gamed`}>
-          Where the model is gamed
-        </Link>
+        {/* Gaming is measured against the real environment's answers, which an imported domain has none of. */}
+        {imported ? null : (
+          <Link className="button" href={`/runs/${r.id}/gamed`}>
+            Where the model is gamed
+          </Link>
+        )}
         {external && !isActiveStatus(r.status) ? null : <RunActions id={r.id} status={r.status} />}
         {isActiveStatus(r.status) ? null : <DeleteRun id={r.id} />}
       </div>
