@@ -57,7 +57,12 @@ export function RunsPage() {
               <th>Progress</th>
               <th className={styles.num}>Real transitions</th>
               <th className={styles.num}>Synthetic transitions</th>
-              <th className={styles.num}>Real-env success (final)</th>
+              <th
+                className={styles.num}
+                title="on held-out test tasks in the real environment; for an imported domain, which has none, the synthetic-success proxy (marked so)"
+              >
+                Test success (final)
+              </th>
               <th>Created</th>
               <th />
             </tr>
