@@ -17,3 +17,8 @@ export function contentWords(text: string): string[] {
     (w) => !STOPWORDS.has(w) && w.length > 1,
   );
 }
+
+/** The words a full-text index keys on: lowercase alphanumeric runs, without stopwords. */
+export function searchTokens(text: string): string[] {
+  return (text.toLowerCase().match(/[a-z0-9]+/g) ?? []).filter((w) => !isStopword(w));
+}

@@ -3,7 +3,6 @@ import { z } from "zod";
 import type { RealDomain } from "@/core/envs/domain";
 import { realAnswers } from "@/core/experience/realCheck";
 import type { RunConfig } from "@/core/train/config";
-import type { EvaluationResult } from "@/core/train/evaluate";
 import { LearnerState } from "@/core/train/learner";
 import { runProgress, trainedWith } from "@/core/train/methods";
 import type { IterationReport, RunState } from "@/core/train/run";
@@ -199,38 +198,20 @@ export async function commitIteration(
   return progress;
 }
 
-function proxyMetricRow(runId: string, r: IterationReport, evaluation: EvaluationResult) {
-  return {
-    runId,
-    iteration: r.iteration,
-    syntheticSuccess: r.phase === "synthetic" ? r.rolloutSuccess : null,
-    realSuccess: null,
-    realReward: null,
-    simSuccess: evaluation.successRate,
-    simReward: evaluation.meanReward,
-    meanReward: r.meanReward,
-    realTransitions: r.realTransitions,
-    syntheticTransitions: r.syntheticTransitions,
-    extra: {
-      phase: r.phase,
-      rolloutSuccess: r.rolloutSuccess,
-      update: r.update,
-      proxy: evaluation.proxy,
-    } as object,
-  };
-}
-
 function metricRow(runId: string, r: IterationReport) {
-  // An imported domain's evaluation is synthetic (proxies): it is never stored as real success.
-  if (r.evaluation?.proxy) return proxyMetricRow(runId, r, r.evaluation);
+  // An imported domain's evaluation is synthetic (proxies): it is never stored as real success, but where the
+  // same policy's synthetic test figures go, with the proxies in extra.
+  const proxy = r.evaluation?.proxy ? r.evaluation : undefined;
+  const real = proxy ? undefined : r.evaluation;
+  const simulated = proxy ?? r.simulated;
   return {
     runId,
     iteration: r.iteration,
     syntheticSuccess: r.phase === "synthetic" ? r.rolloutSuccess : null,
-    realSuccess: r.evaluation?.successRate ?? null,
-    realReward: r.evaluation?.meanReward ?? null,
-    simSuccess: r.simulated?.successRate ?? null,
-    simReward: r.simulated?.meanReward ?? null,
+    realSuccess: real?.successRate ?? null,
+    realReward: real?.meanReward ?? null,
+    simSuccess: simulated?.successRate ?? null,
+    simReward: simulated?.meanReward ?? null,
     meanReward: r.meanReward,
     realTransitions: r.realTransitions,
     syntheticTransitions: r.syntheticTransitions,
@@ -238,7 +219,7 @@ function metricRow(runId: string, r: IterationReport) {
       phase: r.phase,
       rolloutSuccess: r.rolloutSuccess,
       update: r.update,
-      evaluationReward: r.evaluation?.meanReward ?? null,
+      ...(proxy ? { proxy: proxy.proxy } : { evaluationReward: r.evaluation?.meanReward ?? null }),
     } as object,
   };
 }

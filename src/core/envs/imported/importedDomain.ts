@@ -1,6 +1,6 @@
 import MiniSearch from "minisearch";
 import type { Observation, Split, Step, Task } from "../../types";
-import { contentWords, isStopword } from "../../util/words";
+import { contentWords, searchTokens } from "../../util/words";
 
 /** One logged episode of an imported task, steps in order. */
 export interface LoggedEpisode {
@@ -100,7 +100,7 @@ export class ImportedDomain {
       this.states.push({ id: this.states.length, text, actions: [...actions] });
     this.index = new MiniSearch({
       fields: ["text"],
-      tokenize: (text) => (text.toLowerCase().match(/[a-z0-9]+/g) ?? []).filter((w) => !isStopword(w)),
+      tokenize: searchTokens,
     });
     this.index.addAll(this.states.map(({ id, text }) => ({ id, text })));
     const longest = Math.max(...this.logs.map((e) => e.steps.length));

@@ -1,6 +1,6 @@
 import MiniSearch from "minisearch";
 import type { Observation, Transition } from "../../types";
-import { contentWords, isStopword } from "../../util/words";
+import { contentWords, searchTokens } from "../../util/words";
 import { normaliseAction } from "../admissible";
 
 /**
@@ -193,7 +193,7 @@ export class OfflineMemory {
     if (!this.index) {
       this.index = new MiniSearch({
         fields: ["text"],
-        tokenize: (text) => (text.toLowerCase().match(/[a-z0-9]+/g) ?? []).filter((w) => !isStopword(w)),
+        tokenize: searchTokens,
         processTerm: (term) => term,
         searchOptions: { combineWith: "OR" },
       });
