@@ -17,9 +17,12 @@ export interface DomainInfo {
   reason: string | null;
 }
 
-/** Every domain a run may name: the built-in ones, then the imported ones by name, with what they hold. */
-export async function listDomains(db: Db): Promise<DomainInfo[]> {
-  const builtIn: DomainInfo[] = REAL_DOMAIN_NAMES.map((name) => ({
+/**
+ * Every domain a run may name: the built-in ones, then the imported ones by name, with what they hold; or only
+ * the imported one named `only`, when that is all a check needs.
+ */
+export async function listDomains(db: Db, only?: string): Promise<DomainInfo[]> {
+  const builtIn: DomainInfo[] = (only === undefined ? REAL_DOMAIN_NAMES : []).map((name) => ({
     name,
     label: REAL_DOMAIN_LABELS[name],
     kind: "built-in",
@@ -31,8 +34,9 @@ export async function listDomains(db: Db): Promise<DomainInfo[]> {
   const rows = await db.$queryRawUnsafe<{ domain: string; split: string; tasks: number | bigint }[]>(
     `SELECT k.domain AS domain, k.split AS split, COUNT(DISTINCT k.id) AS tasks
      FROM "Task" k JOIN "Trajectory" t ON t.taskId = k.id
-     WHERE k.origin = 'imported' AND t.source = 'offline'
+     WHERE k.origin = 'imported' AND t.source = 'offline'${only === undefined ? "" : " AND k.domain = ?"}
      GROUP BY k.domain, k.split ORDER BY k.domain`,
+    ...(only === undefined ? [] : [only]),
   );
   const imported = new Map<string, { train: number; test: number }>();
   for (const r of rows) {
@@ -67,7 +71,7 @@ export async function listDomains(db: Db): Promise<DomainInfo[]> {
  */
 export async function domainProblem(db: Db, config: RunConfig): Promise<string | null> {
   if (isRealDomainName(config.domain)) return null;
-  const domain = (await listDomains(db)).find((d) => d.name === config.domain);
+  const [domain] = await listDomains(db, config.domain);
   if (!domain)
     return `unknown domain "${config.domain}": it is not built in (${REAL_DOMAIN_NAMES.join(", ")}) and no trajectories were imported under it`;
   if (!domain.trainable) return `imported domain "${config.domain}" ${domain.reason}`;

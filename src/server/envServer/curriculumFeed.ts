@@ -7,7 +7,7 @@
  */
 import { selectBatch } from "@/core/curriculum/selectBatch";
 import { DEFAULT_VALUE_ALPHA, type TaskCandidate } from "@/core/curriculum/valueTable";
-import type { RealDomain } from "@/core/envs/domain";
+import type { TrainingDomain } from "@/core/envs/trainingDomain";
 import type { RunConfig } from "@/core/train/config";
 import type { Task } from "@/core/types";
 import { Rng } from "@/core/util/random";
@@ -27,7 +27,7 @@ export class CurriculumFeed {
     private readonly db: Db,
     private readonly runId: string,
     private readonly config: RunConfig,
-    private readonly domain: RealDomain,
+    private readonly domain: TrainingDomain,
   ) {}
 
   /** The next task, and the index of this episode within its group (0 without a group). */

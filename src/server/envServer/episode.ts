@@ -4,7 +4,7 @@
  * answer to the same action (the shadow) and the step's record follow before the next step starts.
  */
 import { randomUUID } from "node:crypto";
-import type { RealDomain } from "@/core/envs/domain";
+import { isImportedDomain, type TrainingDomain } from "@/core/envs/trainingDomain";
 import type { SyntheticStepInfo } from "@/core/experience/synthetic";
 import type { Environment, Observation, StepResult, Task } from "@/core/types";
 import { auditFields, realFields } from "../trajectories/saveEpisodes";
@@ -19,7 +19,7 @@ export interface EpisodeInit {
   mode: EnvMode;
   version: number;
   group: number | null;
-  domain: RealDomain;
+  domain: TrainingDomain;
   env: Environment;
   shadow?: Environment;
   recorder: EpisodeRecorder;
@@ -174,11 +174,22 @@ export class Episode {
     };
   }
 
+  /**
+   * The state's listed actions. A state of an imported domain that lists none (its logs never did) gets the
+   * actions logged in the most similar states, the action space a run's policy chooses from there; a built-in
+   * domain's own candidates would read its hidden goal.
+   */
+  private availableActions(observation: Observation): string[] {
+    if (observation.actions && observation.actions.length > 0) return observation.actions;
+    const { domain } = this.init;
+    return isImportedDomain(domain) ? domain.candidateActions(this.task, observation) : [];
+  }
+
   observe(observation: Observation, result?: StepResult, step = 0): ObservationData {
     const info = result?.info as SyntheticStepInfo | undefined;
     return {
       text: observation.text,
-      available_actions: observation.actions ?? [],
+      available_actions: this.availableActions(observation),
       instruction: this.task.instruction,
       task_id: this.task.id,
       valid: result?.valid ?? true,

@@ -3,7 +3,8 @@ import type { z } from "zod";
 /**
  * The codes a client can act on. OpenEnv's own (INVALID_JSON, UNKNOWN_TYPE, VALIDATION_ERROR, EXECUTION_ERROR,
  * CAPACITY_REACHED, SESSION_ERROR) and ours for what a training loop gets wrong: an episode the server does not
- * know (or freed after its idle timeout), a step after done or before reset, two steps at once.
+ * know (or freed after its idle timeout), a step after done or before reset, two steps at once, a domain that is
+ * neither built in nor imported.
  */
 export const ERROR_STATUS = {
   INVALID_JSON: 400,
@@ -18,6 +19,7 @@ export const ERROR_STATUS = {
   SESSION_BUSY: 409,
   UNKNOWN_RUN: 404,
   UNKNOWN_TASK: 404,
+  UNKNOWN_DOMAIN: 404,
   UNAUTHORIZED: 401,
   NOT_FOUND: 404,
 } as const;

@@ -7,6 +7,7 @@
 import { parseRunConfig, type RunConfig } from "@/core/train/config";
 import { hasPhase } from "@/core/train/methods";
 import { type Db, retryWhenBusy } from "../db";
+import { domainProblem } from "../domains/domains";
 import { takeWriteLock } from "../retention/transaction";
 import { EnvServerError } from "./errors";
 import type { EnvMode } from "./protocol";
@@ -31,6 +32,9 @@ export async function createExternalRun(
   input: { name?: string | undefined; config?: Record<string, unknown> },
 ): Promise<ExternalRun> {
   const config = parseRunConfig({ method: "dreamgym", ...input.config }, "external run config");
+  // The launch form's rules: a domain that exists, and an imported one only with synthetic-only methods.
+  const problem = await domainProblem(db, config);
+  if (problem) throw new EnvServerError("VALIDATION_ERROR", problem);
   const run = await db.run.create({
     data: {
       name: input.name ?? (config.name || `external ${config.domain} ${defaultMode(config)}`),

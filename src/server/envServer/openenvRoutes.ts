@@ -5,15 +5,17 @@
  * /runs/<run id>/… before either, so a client that only takes a base URL can pick them.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { REAL_DOMAIN_NAMES, type RealDomainName } from "@/core/envs/names";
+import { REAL_DOMAIN_NAMES } from "@/core/envs/names";
 import { EnvServerError, validationError } from "./errors";
 import { createExternalRun, finishExternalRun, loadExternalRun, recordTrainerMetrics } from "./externalRuns";
 import { readJson, sendJson } from "./http";
 import { CreateExternalRun, ENV_MODES, HttpStep, jsonSchemas, TrainerMetrics } from "./protocol";
 import type { EnvService, ResetDefaults } from "./service";
 
+/** A domain segment: any domain's name (built-in or imported), but never a mode or the runs prefix. */
+const DOMAIN_SEGMENT = `(?!(?:${ENV_MODES.join("|")}|runs)/)([a-z0-9_-]+)`;
 const PREFIX = new RegExp(
-  `^(?:/runs/([^/]+))?(?:/(${REAL_DOMAIN_NAMES.join("|")}))?(?:/(${ENV_MODES.join("|")}))?(/[a-z_]+)$`,
+  `^(?:/runs/([^/]+))?(?:/${DOMAIN_SEGMENT})?(?:/(${ENV_MODES.join("|")}))?(/[a-z_]+)$`,
 );
 
 /** What a path asks for: the route, and the defaults its prefix fixes. Undefined when it is not OpenEnv's. */
@@ -22,7 +24,7 @@ export function openenvRoute(pathname: string): { route: string; defaults: Reset
   if (!m) return undefined;
   const defaults: ResetDefaults = {};
   if (m[1]) defaults.runId = decodeURIComponent(m[1]);
-  if (m[2]) defaults.domain = m[2] as RealDomainName;
+  if (m[2]) defaults.domain = m[2];
   if (m[3]) defaults.mode = m[3] as "real" | "synthetic";
   return { route: m[4] as string, defaults };
 }
@@ -30,7 +32,7 @@ export function openenvRoute(pathname: string): { route: string; defaults: Reset
 /** OpenEnv's EnvironmentMetadata fields only: its clients refuse unknown ones. */
 export const METADATA = {
   name: "DreamGym",
-  description: `Domains ${REAL_DOMAIN_NAMES.join(", ")} (WebShop-like, ALFWorld-like), modes ${ENV_MODES.join(", ")} (synthetic: an experience model grounded in a replay buffer); every episode is recorded under an external run.`,
+  description: `Domains ${REAL_DOMAIN_NAMES.join(", ")} (WebShop-like, ALFWorld-like) and domains imported as logs (synthetic only), modes ${ENV_MODES.join(", ")} (synthetic: an experience model grounded in a replay buffer); every episode is recorded under an external run.`,
   version: "1",
   author: "DreamGym",
 };
@@ -110,6 +112,7 @@ export async function handleRunsApi(
       const run = await createExternalRun(service.db, parsed.data);
       sendJson(res, 200, { run_id: run.id, config: run.config });
     } catch (error) {
+      if (error instanceof EnvServerError) throw error;
       throw new EnvServerError("VALIDATION_ERROR", (error as Error).message);
     }
     return true;

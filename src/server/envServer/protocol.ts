@@ -4,7 +4,7 @@
  * what is checked. AgentGym's bodies are in agentgymProtocol.ts.
  */
 import { z } from "zod";
-import { REAL_DOMAIN_NAMES } from "@/core/envs/names";
+import { DomainName } from "@/core/envs/names";
 
 /** Where an episode happens: the built-in real environment, or the experience model with the replay buffer. */
 export const ENV_MODES = ["real", "synthetic"] as const;
@@ -63,7 +63,9 @@ export const ResetData = z
       .max(255)
       .optional()
       .describe("a GRPO group key: every reset naming it in the run gets the same task"),
-    domain: z.enum(REAL_DOMAIN_NAMES).optional().describe("shop or household; the run's domain when absent"),
+    domain: DomainName.optional().describe(
+      "shop, household, or a domain imported as logs (synthetic mode only); the run's domain when absent",
+    ),
     mode: z.enum(ENV_MODES).optional().describe("real or synthetic; the run's when absent"),
     policy_version: z
       .number()

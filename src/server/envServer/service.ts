@@ -4,12 +4,11 @@
  * only translate.
  */
 import { randomUUID } from "node:crypto";
-import type { RealDomain } from "@/core/envs/domain";
-import type { RealDomainName } from "@/core/envs/names";
+import { isImportedDomain, type TrainingDomain } from "@/core/envs/trainingDomain";
 import { sqlDate } from "../bulkInsert";
 import type { Db } from "../db";
 import { CurriculumFeed } from "./curriculumFeed";
-import { EnvFactory } from "./envFactory";
+import { EnvFactory, noRealEnvironment } from "./envFactory";
 import { Episode } from "./episode";
 import { EnvServerError, validationError } from "./errors";
 import { defaultExternalRun, defaultMode, type ExternalRun, loadExternalRun } from "./externalRuns";
@@ -31,7 +30,7 @@ export interface ServiceOptions extends SessionLimits {
 
 /** What a protocol route fixes for its resets: AgentGym's WebShop route plays the shop, whatever the body says. */
 export interface ResetDefaults {
-  domain?: RealDomainName;
+  domain?: string;
   mode?: "real" | "synthetic";
   runId?: string;
 }
@@ -153,6 +152,14 @@ export class EnvService {
     const parsed = ResetData.safeParse(input ?? {});
     if (!parsed.success) throw validationError(parsed.error, "bad reset");
     const data = parsed.data;
+    // A domain that does not exist, or a real episode of one that exists only as logs, is refused before the
+    // default run for it is made.
+    const named = defaults.domain ?? data.domain;
+    if (named !== undefined && data.run_id === undefined && defaults.runId === undefined) {
+      const domain = await this.factory.domain(named);
+      if ((defaults.mode ?? data.mode) === "real" && isImportedDomain(domain))
+        throw new EnvServerError("VALIDATION_ERROR", noRealEnvironment(domain.name));
+    }
     const run = await this.run(
       data.run_id ?? defaults.runId,
       data.domain ?? defaults.domain,
@@ -271,7 +278,7 @@ export class EnvService {
     return { episode_id: s.episode_id, trajectory_id: s.trajectory_id, run_id: s.run_id, task_id: s.task_id };
   }
 
-  private run(runId: string | undefined, domain?: RealDomainName, mode?: "real" | "synthetic") {
+  private run(runId: string | undefined, domain?: string, mode?: "real" | "synthetic") {
     const key = runId ?? `default:${domain ?? "shop"}:${mode ?? "synthetic"}`;
     let run = this.runs.get(key);
     if (!run) {
@@ -284,7 +291,7 @@ export class EnvService {
     return run;
   }
 
-  private feed(run: ExternalRun, domain: RealDomain): CurriculumFeed {
+  private feed(run: ExternalRun, domain: TrainingDomain): CurriculumFeed {
     let feed = this.feeds.get(run.id);
     if (!feed) {
       feed = new CurriculumFeed(this.db, run.id, run.config, domain);

@@ -1,28 +1,33 @@
-import type { RealDomain } from "@/core/envs/domain";
+import { isImportedDomain, type TrainingDomain } from "@/core/envs/trainingDomain";
 import { SPLITS, type Split, type Task } from "@/core/types";
 import type { Db } from "../db";
 import { EnvServerError } from "./errors";
 
-/** Train task `seed` of the domain: a reset by seed is reproducible in every version. */
-export function taskBySeed(domain: RealDomain, seed: number): Task {
+/** Train task `seed` of the domain: a reset by seed is reproducible in every version (an imported domain cycles). */
+export function taskBySeed(domain: TrainingDomain, seed: number): Task {
   return domain.task("train", seed);
 }
 
 /**
- * A task by its id: a seed task of the domain ("shop:train:17") without a database read, else a stored task with
- * a goal the real environment can score (a curriculum variation). Imported tasks have no real environment.
+ * A task by its id: a seed task of a built-in domain ("shop:train:17") without a database read, else a stored
+ * task of the domain. In a built-in domain it must have a goal the real environment can score (a curriculum
+ * variation); an imported domain's tasks (its imported instructions and their variations) have none and need none,
+ * since only the synthetic environment plays them.
  */
-export async function taskById(db: Db, domain: RealDomain, id: string): Promise<Task> {
+export async function taskById(db: Db, domain: TrainingDomain, id: string): Promise<Task> {
+  const imported = isImportedDomain(domain);
   const [name, split, index] = id.split(":");
-  if (name === domain.name && SPLITS.includes(split as Split) && /^\d+$/.test(index ?? "")) {
+  if (!imported && name === domain.name && SPLITS.includes(split as Split) && /^\d+$/.test(index ?? "")) {
     const task = domain.task(split as Split, Number(index));
     if (task.id === id) return task;
   }
   const row = await db.task.findUnique({ where: { id } });
-  if (!row || row.domain !== domain.name || row.goal === null)
+  if (!row || row.domain !== domain.name || (!imported && row.goal === null))
     throw new EnvServerError(
       "UNKNOWN_TASK",
-      `No ${domain.name} task with id ${id} that the real environment can play (e.g. ${domain.name}:train:0)`,
+      imported
+        ? `No ${domain.name} task with id ${id} (e.g. ${domain.task("train", 0).id})`
+        : `No ${domain.name} task with id ${id} that the real environment can play (e.g. ${domain.name}:train:0)`,
     );
   return {
     id: row.id,
@@ -30,7 +35,7 @@ export async function taskById(db: Db, domain: RealDomain, id: string): Promise<
     instruction: row.instruction,
     split: row.split as Split,
     origin: row.origin as Task["origin"],
-    goal: row.goal,
+    ...(row.goal !== null ? { goal: row.goal } : {}),
     generation: row.generation,
     ...(row.parentId ? { parentId: row.parentId } : {}),
   };

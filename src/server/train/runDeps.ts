@@ -71,7 +71,13 @@ export async function runDeps(db: Db, config: RunConfig): Promise<BuiltRunDeps> 
     (config.curriculum.taskGeneration && config.backends.taskGenerator === "openai");
   if (usesOpenai) deps.llm = createLlm(appConfig(), appConfig().openai.models.experience);
   if (synthetic) {
-    const buffer = await offlineBuffer(db, config.domain, await createEmbedder(appConfig()));
+    // An imported domain has read its logs already: its train logs are the buffer.
+    const buffer = await offlineBuffer(
+      db,
+      config.domain,
+      await createEmbedder(appConfig()),
+      isImportedDomain(domain) ? domain.trainSteps() : undefined,
+    );
     deps.buffer = buffer;
     const settings = experienceSettings(config);
     if (config.backends.experience === "embedded") {

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import type { ImportLine } from "@/core/trajectories/importFormat";
 import type { Split } from "@/core/types";
 import type { Db } from "../db";
-import { selectStepRows, stepToTransition } from "../replay/stepTransition";
+import { offlineEpisodes } from "../replay/offlineEpisodes";
 
 export interface ExportOptions {
   domain: string;
@@ -27,11 +27,6 @@ export async function exportTrajectories(db: Db, options: ExportOptions): Promis
       })
     ).map((t) => [t.id, t]),
   );
-  const rows = await selectStepRows(
-    db,
-    `t.domain = ? AND t.source = 'offline' ORDER BY s.trajectoryId, s."index"`,
-    options.domain,
-  );
   const policies = new Map(
     (
       await db.trajectory.findMany({
@@ -40,37 +35,29 @@ export async function exportTrajectories(db: Db, options: ExportOptions): Promis
       })
     ).map((t) => [t.id, t.policy]),
   );
+  const episodes = await offlineEpisodes(db, options.domain, options.split ? { split: options.split } : {});
   const lines: ImportLine[] = [];
-  let current: { id: string; line: ImportLine } | undefined;
-  for (const row of rows) {
-    const task = tasks.get(row.trajectory.taskId);
+  for (const episode of episodes) {
+    const task = tasks.get(episode.taskId);
     if (!task) continue;
-    if (current?.id !== row.trajectoryId) {
-      const policy = policies.get(row.trajectoryId);
-      current = {
-        id: row.trajectoryId,
-        line: {
-          domain: name,
-          instruction: task.instruction,
-          task_id: options.as ? `${options.as}:${task.id}` : task.id,
-          split: task.split as Split,
-          source: "offline",
-          ...(policy ? { policy } : {}),
-          steps: [],
-        },
-      };
-      lines.push(current.line);
-    }
-    const step = stepToTransition(row);
-    current.line.steps.push({
-      state: step.state.text,
-      ...(step.state.actions ? { admissible_actions: step.state.actions } : {}),
-      action: step.action,
-      next_state: step.next.text,
-      reward: step.reward,
-      done: step.done,
-      success: step.success,
-      valid: step.valid,
+    const policy = policies.get(episode.trajectoryId);
+    lines.push({
+      domain: name,
+      instruction: task.instruction,
+      task_id: options.as ? `${options.as}:${task.id}` : task.id,
+      split: task.split as Split,
+      source: "offline",
+      ...(policy ? { policy } : {}),
+      steps: episode.steps.map((step) => ({
+        state: step.state.text,
+        ...(step.state.actions ? { admissible_actions: step.state.actions } : {}),
+        action: step.action,
+        next_state: step.next.text,
+        reward: step.reward,
+        done: step.done,
+        success: step.success,
+        valid: step.valid,
+      })),
     });
   }
   return lines;

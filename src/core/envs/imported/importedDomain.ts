@@ -3,17 +3,17 @@ import type { Observation, Split, Step, Task } from "../../types";
 import { contentWords, searchTokens } from "../../util/words";
 
 /** One logged episode of an imported task, steps in order. */
-export interface LoggedEpisode {
+export interface LoggedEpisode<S extends Step = Step> {
   taskId: string;
-  steps: Step[];
+  steps: S[];
   success: boolean;
 }
 
-export interface ImportedDomainData {
+export interface ImportedDomainData<S extends Step = Step> {
   name: string;
   /** The imported tasks with their splits (the logs' instructions). */
   tasks: Task[];
-  episodes: LoggedEpisode[];
+  episodes: LoggedEpisode<S>[];
 }
 
 /** Below these, an imported domain is for browsing and annotation, not for training. */
@@ -36,21 +36,21 @@ export class NotTrainableError extends Error {}
  * similar logged states), and an episode may last half again as long as the longest log. There is no real
  * environment: only the synthetic one, grounded in these logs, can be trained in, and evaluation is by proxies.
  */
-export class ImportedDomain {
+export class ImportedDomain<S extends Step = Step> {
   readonly kind = "imported";
   readonly name: string;
   readonly maxSteps: number;
   private readonly bySplit: Record<Split, Task[]>;
   private readonly byId = new Map<string, Task>();
   private readonly firstState = new Map<string, Observation>();
-  private readonly logs: LoggedEpisode[];
+  private readonly logs: LoggedEpisode<S>[];
   private readonly taskActions = new Map<string, string[]>();
   private readonly states: { id: number; text: string; actions: string[] }[] = [];
   private readonly index: MiniSearch<{ id: number; text: string }>;
   /** Listed actions the logs treat as templates ("stop[answer]"): never taken as listed, and filled off the list. */
   private readonly templates = new Set<string>();
 
-  constructor(data: ImportedDomainData) {
+  constructor(data: ImportedDomainData<S>) {
     this.name = data.name;
     this.logs = data.episodes.filter((e) => e.steps.length > 0);
     const logged = new Set(this.logs.map((e) => e.taskId));
@@ -184,9 +184,14 @@ export class ImportedDomain {
   }
 
   /** The successful logs of a split's tasks: behaviour cloning's demonstrations (train) and the action-agreement proxy's references (test). */
-  successfulLogs(split: Split): { task: Task; steps: Step[] }[] {
+  successfulLogs(split: Split): { task: Task; steps: S[] }[] {
     return this.logs
       .filter((e) => e.success && this.byId.get(e.taskId)?.split === split)
       .map((e) => ({ task: this.byId.get(e.taskId)!, steps: e.steps }));
+  }
+
+  /** Every logged step of the train tasks, in the logs' order: the replay buffer of a run in this domain. */
+  trainSteps(): S[] {
+    return this.logs.filter((e) => this.byId.get(e.taskId)?.split === "train").flatMap((e) => e.steps);
   }
 }
