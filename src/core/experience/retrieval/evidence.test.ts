@@ -38,6 +38,19 @@ describe("goalEvidence", () => {
     expect(e.score).toBeCloseTo((7 - 2) / 8);
   });
 
+  it("without reasoning (the ablation) only counts the instruction's words in view: nothing shows broken", () => {
+    const camo = goalEvidence(instruction, itemPage("Selected: color: camo [SEP] "), "click[buy now]", false);
+    // The bound's number is a word like any other, and not in view; no price or option is checked.
+    expect(camo).toMatchObject({ requirements: 8, met: 6, broken: [] });
+    const black = goalEvidence(
+      instruction,
+      itemPage("Selected: color: black [SEP] ", "$149.00"),
+      "click[buy now]",
+      false,
+    );
+    expect(black).toMatchObject({ requirements: 8, met: 7, broken: [] });
+  });
+
   it("breaks one for an asked option on offer and not chosen, and for a price above the bound", () => {
     const e = goalEvidence(instruction, itemPage("", "$149.00"), "click[buy now]");
     expect(e.broken).toEqual(["price above 140", "color: not chosen"]);

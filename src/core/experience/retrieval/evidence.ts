@@ -57,8 +57,18 @@ export interface GoalEvidence {
  * without the instruction it echoes (WebShop repeats it on every page, which would make every state look like
  * it satisfies the goal) and without the segments that are only buttons (an option you could click is not an
  * option you chose).
+ *
+ * Checking the requirements one by one (the price against the bound, each group of options against what the
+ * instruction asks) is the reasoning an LLM experience model writes before its reward. Without it (`check`
+ * false: the reasoning ablation) only the instruction's words in view count, as a model that matches the
+ * demonstrations without thinking the purchase through would see it; nothing shows broken then.
  */
-export function goalEvidence(instruction: string, state: Observation, action: string): GoalEvidence {
+export function goalEvidence(
+  instruction: string,
+  state: Observation,
+  action: string,
+  check = true,
+): GoalEvidence {
   const goal = instruction.toLowerCase();
   const labels = [
     ...new Set((state.actions ?? []).map((a) => (ARGUMENT.exec(a)?.[1] ?? a).trim().toLowerCase())),
@@ -73,7 +83,7 @@ export function goalEvidence(instruction: string, state: Observation, action: st
   const kept = segments.filter((s) => !buttons.has(s)).map((s) => s.replaceAll(echo, " "));
   const situation = `${kept.join("\n")}\n${action.toLowerCase()}`;
 
-  const bound = UPPER_BOUND.exec(goal);
+  const bound = check ? UPPER_BOUND.exec(goal) : null;
   const limit = bound ? Number(bound[1] ?? bound[2]) : undefined;
   // The bound's number is checked against the prices in view, not looked for as a word.
   const words = contentWords(instruction).filter((w) => limit === undefined || Number(w) !== limit);
@@ -85,7 +95,7 @@ export function goalEvidence(instruction: string, state: Observation, action: st
     if (prices.length > 0 && Math.max(...prices) < limit) met++;
     else if (prices.length > 0 && Math.min(...prices) >= limit) broken.push(`price above ${limit}`);
   }
-  for (const group of choiceGroups(segments, buttons)) {
+  for (const group of check ? choiceGroups(segments, buttons) : []) {
     const asked = group.options.filter((o) => mentions(goal, o));
     // A group the instruction says nothing about ("24 piece" for containers of any size) is free to choose.
     if (asked.length === 0 && !mentions(goal, group.name)) continue;

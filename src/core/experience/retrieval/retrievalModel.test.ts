@@ -188,8 +188,8 @@ describe("retrieval experience model", () => {
 
 describe("retrieval experience model, outcome of a purchase", () => {
   const model = new RetrievalExperienceModel({ reasoning: true });
-  const page = (instruction: string, title: string, selected: string) => ({
-    text: `Instruction: [SEP] ${instruction} [SEP] Back to Search [SEP] < Prev [SEP] color [SEP] black [SEP] camo [SEP] ${title} [SEP] Price: $40.00 [SEP] Selected: color: ${selected} [SEP] Buy Now`,
+  const page = (instruction: string, title: string, selected: string, price = "$40.00") => ({
+    text: `Instruction: [SEP] ${instruction} [SEP] Back to Search [SEP] < Prev [SEP] color [SEP] black [SEP] camo [SEP] ${title} [SEP] Price: ${price} [SEP] Selected: color: ${selected} [SEP] Buy Now`,
     actions: ["click[back to search]", "click[< prev]", "click[black]", "click[camo]", "click[buy now]"],
   });
   const bought = (instruction: string, selected: string, reward: number, i: number): Demonstration => ({
@@ -237,5 +237,19 @@ describe("retrieval experience model, outcome of a purchase", () => {
     expect(p).toMatchObject({ done: true, success: false });
     // It is rewarded like the demonstration that broke a requirement too, not like the experts.
     expect(p.reward).toBeLessThan(0.8);
+  });
+
+  it("checks the price bound only with reasoning: without it, a purchase above the bound passes like the experts'", async () => {
+    const above = (reasoning: boolean) =>
+      new RetrievalExperienceModel({ reasoning }).predict({
+        task: shopTask,
+        history: [],
+        state: page(asked("black"), "Kinetek Edge Bluetooth Speaker, Built In Microphone", "black", "$95.00"),
+        action: "click[buy now]",
+        demonstrations,
+      });
+    expect(await above(true)).toMatchObject({ done: true, success: false });
+    const ablated = await above(false);
+    expect(ablated).toMatchObject({ done: true, success: true, reasoning: "" });
   });
 });

@@ -175,7 +175,8 @@ function quote(text: string, max = 140): string {
  * situation, rewrites their next state for the current one by analogy (aligned substitutions of the entities
  * that differ), and estimates done and reward from the demonstrations whose progress towards the instruction
  * was most like the current step's. Its reasoning trace cites that evidence. With reasoning ablated it takes the
- * single best analogue instead of deliberating over the top candidates. It is a baseline: its fidelity is
+ * single best analogue instead of deliberating over the top candidates, and does not check the instruction's
+ * requirements one by one (the price bound, the options asked for) before the reward. It is a baseline: its fidelity is
  * measured against the real environments like any other backend's.
  */
 export class RetrievalExperienceModel implements ExperienceModel {
@@ -387,7 +388,7 @@ export class RetrievalExperienceModel implements ExperienceModel {
       : { chosen: candidates[0]!, agreeing: 1, considered: 1 };
     const chosen = best.chosen;
 
-    const outcome = estimateOutcome(input, candidates, chosen);
+    const outcome = estimateOutcome(input, candidates, chosen, this.settings.reasoning);
     const recall = this.recall(input, chosen);
     const confidence = confidenceOf(input, chosen, best, outcome, recall?.known === true);
     if (!chosen.demo.valid && (chosen.exact || (chosen.sameTemplate && chosen.analogy.overlap > 0.9))) {
@@ -506,11 +507,17 @@ function confidenceOf(
 
 /**
  * done from the demonstrations that took the same kind of action; reward by kernel regression over them on goal
- * evidence (how much of the instruction their situation satisfied vs this one).
+ * evidence (how much of the instruction their situation satisfied vs this one). Only with reasoning are the
+ * instruction's requirements checked one by one (evidence.ts).
  */
-function estimateOutcome(input: ExperienceInput, candidates: Candidate[], chosen: Candidate): Outcome {
+function estimateOutcome(
+  input: ExperienceInput,
+  candidates: Candidate[],
+  chosen: Candidate,
+  reasoning: boolean,
+): Outcome {
   const evidenceOf = (instruction: string, state: Observation, action: string) =>
-    goalEvidence(instruction, state, action);
+    goalEvidence(instruction, state, action, reasoning);
   if (chosen.exact) {
     return {
       reward: chosen.demo.reward,
