@@ -29,6 +29,13 @@ test("a researcher trains DreamGym in a domain that exists only as imported logs
   await page.getByLabel("Group size").fill("2");
   await page.getByLabel("Eval interval").fill("1");
   await page.getByLabel("Eval episodes").fill("5");
+  // The LLM judge is one more proxy, for imported domains only; this app has no endpoint to ask, and says so.
+  const judge = page.getByLabel("LLM judge (proxy)");
+  await judge.check();
+  await page.getByRole("button", { name: "Launch run" }).click();
+  await expect(page.getByText(/the LLM judge needs an OpenAI-compatible endpoint/)).toBeVisible();
+  await expect(page).toHaveURL(/\/runs\/new$/);
+  await judge.uncheck();
   await page.getByRole("button", { name: "Launch run" }).click();
   await expect(page).toHaveURL(/\/runs\?launched=/);
   const runId = new URL(page.url()).searchParams.get("launched") ?? "";

@@ -56,6 +56,13 @@ function proxyFigures(e: EvaluationResult) {
     ...(e.proxy?.confidence !== undefined ? { confidence: e.proxy.confidence } : {}),
     ...(e.proxy?.actionAgreement !== undefined ? { actionAgreement: e.proxy.actionAgreement } : {}),
     agreementSteps: e.proxy?.agreementSteps ?? 0,
+    ...(e.proxy?.judged !== undefined
+      ? {
+          judgeSuccess: e.proxy.judgeSuccess ?? null,
+          judged: e.proxy.judged,
+          judgeFailures: e.proxy.judgeFailures,
+        }
+      : {}),
   };
 }
 

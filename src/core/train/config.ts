@@ -113,6 +113,11 @@ export const RunConfigFields = z.strictObject({
        * trusted. The run itself never touches the real environment.
        */
       groundTruth: z.enum(REAL_DOMAIN_NAMES).optional(),
+      /**
+       * An imported domain's extra proxy: an LLM judge (the openai endpoint's judge model) reads each evaluation
+       * episode and says whether its final state shows the instruction done. Built-in domains have real success.
+       */
+      judge: z.boolean().default(false),
     })
     .prefault({}),
   /**
@@ -131,6 +136,11 @@ export const RunConfigFields = z.strictObject({
   demonstrations: z.number().int().min(1).max(100_000).default(200),
   /** Adam step size of the RL update (GRPO or PPO). */
   learningRate: z.number().positive().max(1).default(GRPO_DEFAULTS.learningRate),
+  /**
+   * Adam step size in a real phase that follows a synthetic one (DreamGym-S2R): real transitions are few, so each
+   * may be worth a larger step. Absent: learningRate.
+   */
+  realLearningRate: z.number().positive().max(1).optional(),
   grpo: z
     .strictObject({
       ...clippedUpdate(GRPO_DEFAULTS),
@@ -170,7 +180,14 @@ export const RunConfigFields = z.strictObject({
 });
 export type RunConfigInput = z.input<typeof RunConfigFields>;
 
-export const RunConfig = RunConfigFields.transform((config) => ({
+export const RunConfig = RunConfigFields.superRefine((config, ctx) => {
+  if (config.evaluation.judge && (REAL_DOMAIN_NAMES as readonly string[]).includes(config.domain))
+    ctx.addIssue({
+      code: "custom",
+      path: ["evaluation", "judge"],
+      message: `the outcome judge is a proxy for imported domains; ${config.domain} is built in and evaluated by real success`,
+    });
+}).transform((config) => ({
   ...config,
   curriculum: { ...config.curriculum, taskGeneration: taskGeneration(config) },
 }));

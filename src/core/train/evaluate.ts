@@ -49,8 +49,25 @@ export async function evaluatePolicy(
   domain: EvaluatedDomain,
   policy: LinearPolicy,
   tasks: readonly Task[],
-  options: { greedy?: boolean; key?: string; concurrency?: number; makeEnv?: () => Environment } = {},
+  options: EvaluationOptions = {},
 ): Promise<EvaluationResult> {
+  return summarise(await playEvaluation(domain, policy, tasks, options));
+}
+
+export interface EvaluationOptions {
+  greedy?: boolean;
+  key?: string;
+  concurrency?: number;
+  makeEnv?: () => Environment;
+}
+
+/** The evaluation episodes themselves, one per task in order (for what judges them afterwards). */
+export async function playEvaluation(
+  domain: EvaluatedDomain,
+  policy: LinearPolicy,
+  tasks: readonly Task[],
+  options: EvaluationOptions = {},
+): Promise<Episode[]> {
   const real = domain.createEnvironment?.bind(domain);
   const makeEnv =
     options.makeEnv ??
@@ -59,7 +76,7 @@ export async function evaluatePolicy(
       throw new Error("this domain has no real environment: evaluate it in the synthetic one");
     });
   // The rollout engine's: episodes in flight together, each with its own stream, so the limit changes nothing.
-  const episodes = await concurrently(tasks.length, options.concurrency ?? 1, (i) => {
+  return concurrently(tasks.length, options.concurrency ?? 1, (i) => {
     const task = tasks[i]!;
     const agent = policy.episode(`${options.key ?? "eval"}:${task.id}`, {
       greedy: options.greedy ?? false,
@@ -67,9 +84,13 @@ export async function evaluatePolicy(
     });
     return rollout(makeEnv(), agent, task, domain.maxSteps);
   });
-  const n = Math.max(1, tasks.length);
+}
+
+/** Success, reward, transitions and what the environments reported besides, over the evaluation episodes. */
+export function summarise(episodes: readonly Episode[]): EvaluationResult {
+  const n = Math.max(1, episodes.length);
   const result: EvaluationResult = {
-    episodes: tasks.length,
+    episodes: episodes.length,
     successRate: episodes.filter((e) => e.success).length / n,
     meanReward: episodes.reduce((sum, e) => sum + e.totalReward, 0) / n,
     transitions: episodes.reduce((sum, e) => sum + e.steps.length, 0),

@@ -33,6 +33,8 @@ export interface Learner {
   snapshot(): LearnerState;
   /** Continues from a snapshot of the same algorithm; throws, changing nothing, on any other. */
   restore(state: LearnerState): void;
+  /** The Adam step size from the next update on (a phase may learn at its own rate); the moments are kept. */
+  setLearningRate(learningRate: number): void;
 }
 
 function checkAlgorithm(state: LearnerState, algorithm: Learner["algorithm"]): void {
@@ -51,6 +53,9 @@ export function grpoLearner(
     algorithm: "grpo",
     update: (groups) => grpo.update(groups),
     snapshot: () => ({ algorithm: "grpo", optimizer: grpo.optimizer.snapshot(), rng: grpo.rng.state32 }),
+    setLearningRate(learningRate) {
+      grpo.optimizer.learningRate = learningRate;
+    },
     restore(state) {
       checkAlgorithm(state, "grpo");
       grpo.optimizer.restore(state.optimizer);
@@ -76,6 +81,9 @@ export function ppoLearner(
       rng: ppo.rng.state32,
       value: float32ToBase64(value.weights),
     }),
+    setLearningRate(learningRate) {
+      ppo.optimizer.learningRate = learningRate;
+    },
     restore(state) {
       checkAlgorithm(state, "ppo");
       if (state.value === undefined) throw new Error("PPO learner state has no critic weights");

@@ -1,3 +1,4 @@
+import { isRealDomainName } from "../envs/names";
 /**
  * The methods table: what each training method does, in one place. The runner, its dependencies, the launch
  * form, the runs router, the CLI, the presets and the run's progress all read it (methods.test.ts pins them to
@@ -100,6 +101,8 @@ export interface MethodSettings {
   /** 0: no synthetic budget. */
   syntheticTransitions: number;
   curriculum: { taskGeneration?: boolean | undefined };
+  /** The run's domain, for the settings only an imported one reads. */
+  domain?: string;
 }
 
 export function isRl(method: RunMethod): boolean {
@@ -198,7 +201,11 @@ export type SettingUse =
   | "grpo"
   | "ppo"
   | "task-generation-switch"
-  | "task-generation";
+  | "task-generation"
+  /** A real phase after a synthetic one (DreamGym-S2R). */
+  | "sim-to-real"
+  /** A domain that exists only as imported logs. */
+  | "imported";
 
 export function usesSetting(config: MethodSettings, use: SettingUse): boolean {
   switch (use) {
@@ -220,6 +227,10 @@ export function usesSetting(config: MethodSettings, use: SettingUse): boolean {
       return isRl(config.method) && config.algorithm === use;
     case "task-generation":
       return taskGeneration(config);
+    case "sim-to-real":
+      return hasPhase(config.method, "synthetic") && hasPhase(config.method, "real");
+    case "imported":
+      return config.domain !== undefined && !isRealDomainName(config.domain);
   }
 }
 

@@ -1,7 +1,11 @@
 import type { ImportedDomain } from "../envs/imported/importedDomain";
+import type { OutcomeJudge } from "../experience/openaiOutcomeJudge";
+import { LlmReplyError } from "../llm";
 import type { LinearPolicy } from "../policy/linearPolicy";
+import type { Episode } from "../rollout";
 import type { Environment, Task } from "../types";
-import { type EvaluationResult, evaluatePolicy } from "./evaluate";
+import { concurrently } from "./concurrently";
+import { type EvaluationResult, playEvaluation, summarise } from "./evaluate";
 
 /**
  * What can be measured of a policy in a domain that has no real environment (an imported one). None of it is
@@ -10,7 +14,8 @@ import { type EvaluationResult, evaluatePolicy } from "./evaluate";
  *   environment);
  * - the experience model's mean confidence over those rollouts (low: the policy went where the logs are thin);
  * - action agreement: in the states of the held-out successful logs, how often the policy's likeliest action is
- *   the logged one.
+ *   the logged one;
+ * - optionally, an LLM judge's verdict on each evaluation episode's final state (evaluation.judge).
  */
 export interface ProxyMetrics {
   /** Mean confidence of the experience model's predictions over the evaluation rollouts (0–1). */
@@ -19,6 +24,35 @@ export interface ProxyMetrics {
   actionAgreement?: number;
   /** How many logged steps the agreement was measured on (0: the held-out tasks have no successful log). */
   agreementSteps: number;
+  /** The outcome judge's share of the evaluation episodes it judged successful, among those it gave a verdict on. */
+  judgeSuccess?: number;
+  /** Episodes the judge gave a verdict on. */
+  judged?: number;
+  /** Episodes it gave no usable verdict on (counted, never guessed). */
+  judgeFailures?: number;
+}
+
+/** The judge's verdicts on the episodes: a reply unusable after its repair is a failure, not a verdict. */
+async function judgeEpisodes(
+  judge: OutcomeJudge,
+  episodes: readonly Episode[],
+  concurrency: number,
+): Promise<Pick<ProxyMetrics, "judgeSuccess" | "judged" | "judgeFailures">> {
+  const verdicts = await concurrently(episodes.length, concurrency, async (i) => {
+    try {
+      return (await judge.judge(episodes[i]!)).success;
+    } catch (error) {
+      // An endpoint that cannot answer at all stops the run (LlmRequestError); one bad reply only loses a verdict.
+      if (error instanceof LlmReplyError) return undefined;
+      throw error;
+    }
+  });
+  const given = verdicts.filter((v): v is boolean => v !== undefined);
+  return {
+    ...(given.length > 0 ? { judgeSuccess: given.filter(Boolean).length / given.length } : {}),
+    judged: given.length,
+    judgeFailures: verdicts.length - given.length,
+  };
 }
 
 export async function proxyEvaluation(
@@ -26,9 +60,11 @@ export async function proxyEvaluation(
   policy: LinearPolicy,
   tasks: readonly Task[],
   makeEnv: () => Environment,
-  options: { greedy?: boolean; key?: string; concurrency?: number } = {},
+  options: { greedy?: boolean; key?: string; concurrency?: number; judge?: OutcomeJudge } = {},
 ): Promise<EvaluationResult> {
-  const result = await evaluatePolicy(domain, policy, tasks, { ...options, makeEnv });
+  const { judge, ...play } = options;
+  const episodes = await playEvaluation(domain, policy, tasks, { ...play, makeEnv });
+  const result = summarise(episodes);
   let agreed = 0;
   let steps = 0;
   for (const log of domain.successfulLogs("test")) {
@@ -48,6 +84,7 @@ export async function proxyEvaluation(
       ...(result.meanConfidence !== undefined ? { confidence: result.meanConfidence } : {}),
       ...(steps > 0 ? { actionAgreement: agreed / steps } : {}),
       agreementSteps: steps,
+      ...(judge ? await judgeEpisodes(judge, episodes, options.concurrency ?? 1) : {}),
     },
   };
 }

@@ -3,6 +3,7 @@ import type { TaskIterationStats } from "../curriculum/valueTable";
 import { TaskValueTable, type TaskValueTableSnapshot } from "../curriculum/valueTable";
 import type { RealDomain } from "../envs/domain";
 import { isImportedDomain, type TrainingDomain } from "../envs/trainingDomain";
+import type { OutcomeJudge } from "../experience/openaiOutcomeJudge";
 import { SyntheticEnvironment } from "../experience/synthetic";
 import type { ExperienceModel, ExperienceSettings } from "../experience/types";
 import { loadCheckpoint, type PolicyCheckpoint, saveCheckpoint } from "../policy/checkpoint";
@@ -70,6 +71,8 @@ export interface RunDeps {
   resume?: RunState;
   /** The built-in domain named by `evaluation.groundTruth`, whose real test tasks score the final policy once. */
   groundTruth?: RealDomain;
+  /** `evaluation.judge`: the LLM that judges an imported domain's evaluation episodes. */
+  outcomeJudge?: OutcomeJudge;
 }
 
 export interface RunResult {
@@ -128,6 +131,8 @@ export async function runTraining(config: RunConfig, deps: RunDeps): Promise<Run
     );
   const problem = imported ? importedRunProblem(config) : null;
   if (problem) throw new Error(problem);
+  if (config.evaluation.judge && !deps.outcomeJudge)
+    throw new Error("evaluation.judge is on, but the run was given no outcome judge");
   const untrainedPolicy = () => new LinearPolicy({ candidates: domain.candidateActions, seed: config.seed });
   /** The policy RL starts from: blank, or behaviour-cloned. Deterministic, so a resumed run can rebuild it. */
   const startingPolicy = async () => {
@@ -161,7 +166,10 @@ export async function runTraining(config: RunConfig, deps: RunDeps): Promise<Run
       throw new Error(
         `imported domain "${domain.name}" is evaluated in its synthetic environment: the run needs an experience model and a replay buffer`,
       );
-    return proxyEvaluation(domain, which, testTasks, makeEnv, options(key));
+    return proxyEvaluation(domain, which, testTasks, makeEnv, {
+      ...options(key),
+      ...(config.evaluation.judge && deps.outcomeJudge ? { judge: deps.outcomeJudge } : {}),
+    });
   };
   const simulatedTasks = testTasks.slice(0, config.evaluation.simulated);
   // In an imported domain the evaluation itself is synthetic: there is no gap to measure.
@@ -214,6 +222,10 @@ export async function runTraining(config: RunConfig, deps: RunDeps): Promise<Run
           throw new Error(`imported domain "${domain.name}" has no real environment`);
         return domain.createEnvironment();
       };
+      const afterSynthetic = phase === "real" && spec.phases[0]?.phase === "synthetic";
+      learner.setLearningRate(
+        afterSynthetic ? (config.realLearningRate ?? config.learningRate) : config.learningRate,
+      );
       if (phase === "synthetic") {
         const synthetic = syntheticEnv();
         if (!synthetic)

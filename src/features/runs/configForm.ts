@@ -19,7 +19,8 @@ export type FormValues = Record<string, FieldValue>;
 export type FieldErrors = Record<string, string>;
 
 type Kind =
-  | { type: "int" | "number"; min?: number; max?: number; step?: number }
+  /** optional: a blank field leaves the setting unset (its documented fallback), rather than an error. */
+  | { type: "int" | "number"; min?: number; max?: number; step?: number; optional?: boolean }
   | { type: "bool" }
   | { type: "text" }
   | { type: "enum"; options: ReadonlyArray<{ value: string; label: string; disabled?: boolean }> };
@@ -226,6 +227,14 @@ export const FIELDS: readonly FieldDef[] = [
     section: "Policy optimisation",
     kind: num(0, 0.001),
     use: "rl",
+  },
+  {
+    path: "realLearningRate",
+    label: "Real-phase learning rate",
+    hint: "Adam step size once S2R moves to the real environment (blank: the learning rate)",
+    section: "Policy optimisation",
+    kind: { type: "number", min: 0, step: 0.001, optional: true },
+    use: "sim-to-real",
   },
   ...clippedUpdateFields("grpo", "GRPO"),
   {
@@ -475,6 +484,14 @@ export const FIELDS: readonly FieldDef[] = [
     use: "synthetic",
   },
   {
+    path: "evaluation.judge",
+    label: "LLM judge (proxy)",
+    hint: "Imported domains: an LLM reads each evaluation episode and says whether it succeeded (needs an OpenAI-compatible endpoint)",
+    section: "Evaluation",
+    kind: BOOL,
+    use: "imported",
+  },
+  {
     path: "evaluation.greedy",
     label: "Greedy evaluation",
     hint: "Off: sample, as the untrained baseline does",
@@ -513,16 +530,21 @@ export function toFormValues(config: RunConfig): FormValues {
 function fieldValue(field: FieldDef, value: FieldValue | undefined): unknown {
   if (field.kind.type === "bool") return Boolean(value);
   const text = typeof value === "string" ? value.trim() : "";
-  if (field.kind.type === "int" || field.kind.type === "number")
+  if (field.kind.type === "int" || field.kind.type === "number") {
+    if (text === "" && field.kind.optional) return undefined;
     // NaN rather than a default: a blank or mistyped number is an error to show, not a value to guess.
     return text === "" ? Number.NaN : Number(text);
+  }
   return text;
 }
 
 /** The raw object the form stands for, before validation. */
 export function fromFormValues(values: FormValues): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const field of FIELDS) set(out, field.path, fieldValue(field, values[field.path]));
+  for (const field of FIELDS) {
+    const value = fieldValue(field, values[field.path]);
+    if (value !== undefined) set(out, field.path, value);
+  }
   return out;
 }
 
@@ -635,6 +657,7 @@ function methodSettings(values: FormValues): MethodSettings | undefined {
     realTransitions: Number(values.realTransitions),
     syntheticTransitions: Number(values.syntheticTransitions ?? 0),
     curriculum: { taskGeneration: Boolean(values["curriculum.taskGeneration"]) },
+    domain: String(values.domain ?? ""),
   };
 }
 

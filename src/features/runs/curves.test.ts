@@ -69,10 +69,12 @@ describe("proxyOfExtra", () => {
     ).toEqual({
       proxyAgreement: 0.4,
       proxyConfidence: 0.9,
+      proxyJudge: null,
     });
-    expect(proxyOfExtra({ proxy: { agreementSteps: 0 } })).toEqual({
+    expect(proxyOfExtra({ proxy: { agreementSteps: 0, judgeSuccess: 0.75, judged: 4 } })).toEqual({
       proxyAgreement: null,
       proxyConfidence: null,
+      proxyJudge: 0.75,
     });
     expect(proxyOfExtra({ phase: "synthetic", update: { policyLoss: 1 } })).toEqual({});
     expect(proxyOfExtra(null)).toEqual({});

@@ -73,17 +73,24 @@ export function byIteration(
 
 /**
  * An imported-domain run's per-iteration proxies, from its metric's extra (runStore's proxyMetricRow): action
- * agreement and model confidence, as chart columns. Nothing for other runs.
+ * agreement, model confidence and the LLM judge's success (when the run has one), as chart columns. Nothing for
+ * other runs.
  */
 export function proxyOfExtra(extra: unknown): {
   proxyAgreement?: number | null;
   proxyConfidence?: number | null;
+  proxyJudge?: number | null;
 } {
   const proxy = (extra as { proxy?: unknown } | null)?.proxy;
   if (proxy === null || typeof proxy !== "object") return {};
-  const { actionAgreement, confidence } = proxy as { actionAgreement?: unknown; confidence?: unknown };
+  const { actionAgreement, confidence, judgeSuccess } = proxy as {
+    actionAgreement?: unknown;
+    confidence?: unknown;
+    judgeSuccess?: unknown;
+  };
   return {
     proxyAgreement: typeof actionAgreement === "number" ? actionAgreement : null,
     proxyConfidence: typeof confidence === "number" ? confidence : null,
+    proxyJudge: typeof judgeSuccess === "number" ? judgeSuccess : null,
   };
 }

@@ -1,5 +1,6 @@
 import { OpenAIJudge } from "@/core/experience/openaiJudge";
 import { OpenAIExperienceModel } from "@/core/experience/openaiModel";
+import { OpenAIOutcomeJudge } from "@/core/experience/openaiOutcomeJudge";
 import { OpenAITeacher } from "@/core/experience/openaiTeacher";
 import type { OfflineMemory } from "@/core/experience/retrieval/offlineMemory";
 import { RetrievalExperienceModel } from "@/core/experience/retrieval/retrievalModel";
@@ -14,8 +15,13 @@ type Backend = "embedded" | "openai";
  * One client per endpoint for a whole run: the experience model, teacher and judge share its concurrency limit
  * and token counters (withModel switches the model only).
  */
+/** Whether an OpenAI-compatible endpoint is configured at all. */
+export function hasOpenaiEndpoint(config: Config): boolean {
+  return Boolean(config.openai.baseURL || config.openai.apiKey);
+}
+
 export function createLlm(config: Config, model: string): LlmClient {
-  if (!config.openai.baseURL && !config.openai.apiKey) {
+  if (!hasOpenaiEndpoint(config)) {
     throw new Error(
       "an openai backend is configured but neither openai.baseURL (OPENAI_BASE_URL) nor openai.apiKey (OPENAI_API_KEY) is set",
     );
@@ -64,4 +70,10 @@ export function createTeacher(
 export function createJudge(config: Config, settings: ExperienceSettings, llm?: LlmClient): Judge {
   const model = config.openai.models.judge;
   return new OpenAIJudge((llm ? llm.withModel(model) : createLlm(config, model)).withLane("judge"), settings);
+}
+
+/** The judge of an imported domain's evaluation episodes (evaluation.judge): the endpoint's judge model. */
+export function createOutcomeJudge(config: Config, llm?: LlmClient): OpenAIOutcomeJudge {
+  const model = config.openai.models.judge;
+  return new OpenAIOutcomeJudge((llm ? llm.withModel(model) : createLlm(config, model)).withLane("judge"));
 }

@@ -13,7 +13,7 @@ import type { RunDeps } from "@/core/train/run";
 import { experienceSettings } from "@/core/train/run";
 import { config as appConfig } from "@/env";
 import type { Db } from "../db";
-import { createExperienceModel, createLlm } from "../experience/backends";
+import { createExperienceModel, createLlm, createOutcomeJudge } from "../experience/backends";
 import {
   defaultThreads,
   embeddedExperienceModel,
@@ -94,5 +94,6 @@ export async function runDeps(db: Db, config: RunConfig): Promise<BuiltRunDeps> 
     }
   }
   if (config.curriculum.taskGeneration) deps.generator = taskGenerator(config, deps.domain, deps.llm);
+  if (config.evaluation.judge) deps.outcomeJudge = createOutcomeJudge(appConfig(), deps.llm);
   return deps;
 }

@@ -18,10 +18,17 @@ import { MetricsTable } from "./MetricsTable";
 import { RunActions } from "./RunActions";
 import { StatusBadge } from "./StatusBadge";
 
-type ProxyFigures = { syntheticSuccess: number; confidence: number | null; actionAgreement: number | null };
+type ProxyFigures = {
+  syntheticSuccess: number;
+  confidence: number | null;
+  actionAgreement: number | null;
+  judgeSuccess: number | null;
+  judgeFailures: number | null;
+};
 
-/** An imported-domain run's final proxies, each said to be one. */
+/** An imported-domain run's final proxies, each said to be one; the LLM judge's only when the run had one. */
 function proxyStats(final: ProxyFigures | null) {
+  const judged = final?.judgeSuccess !== null && final?.judgeSuccess !== undefined;
   return [
     {
       testId: "run-final-proxy",
@@ -41,6 +48,16 @@ function proxyStats(final: ProxyFigures | null) {
       title: "the experience model's mean confidence over the evaluation rollouts",
       value: final?.confidence ?? null,
     },
+    ...(judged
+      ? [
+          {
+            testId: "run-final-judge",
+            label: "Proxy: LLM judge success (final)",
+            title: `an LLM judge's verdict on each evaluation episode's final state${final?.judgeFailures ? ` (${final.judgeFailures} episode(s) it could not judge left out)` : ""}`,
+            value: final?.judgeSuccess ?? null,
+          },
+        ]
+      : []),
   ];
 }
 
@@ -125,6 +142,13 @@ export function RunDetail({ id }: { id: string }) {
     r.proxy?.final?.confidence ?? null,
     finalIteration(r.iteration, r.metrics),
   );
+  const judgedRows = withFinal(
+    proxyRows,
+    "proxyJudge",
+    r.proxy?.final?.judgeSuccess ?? null,
+    finalIteration(r.iteration, r.metrics),
+  );
+  const hasJudge = judgedRows.some((row) => typeof row.proxyJudge === "number");
 
   return (
     <div className={styles.page}>
@@ -266,14 +290,17 @@ export function RunDetail({ id }: { id: string }) {
             />
             <CurveChart
               title="Other proxies"
-              subtitle="agreement with held-out successful logs · model confidence"
+              subtitle={`agreement with held-out successful logs · model confidence${hasJudge ? " · LLM judge" : ""}`}
               testId="proxy-chart"
-              data={proxyRows}
+              data={judgedRows}
               xMax={r.plannedIterations}
               percent
               series={[
                 { key: "proxyAgreement", label: "action agreement (proxy)", color: "#4f46e5" },
                 { key: "proxyConfidence", label: "model confidence (proxy)", color: "#0e9384", dash: "5 4" },
+                ...(hasJudge
+                  ? [{ key: "proxyJudge", label: "LLM judge success (proxy)", color: "#b54708", dash: "2 3" }]
+                  : []),
               ]}
             />
           </>

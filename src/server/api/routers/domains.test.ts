@@ -42,6 +42,13 @@ describe("domains router and launching in an imported domain", () => {
     expect(await refused({ method: "dreamgym-s2r", domain: "web-admin" })).toMatch(
       /trains in a real environment/,
     );
+    // The LLM judge: only where there is no real success, and only with an endpoint to ask (none here).
+    expect(await refused({ method: "dreamgym", domain: "shop", evaluation: { judge: true } })).toMatch(
+      /the outcome judge is a proxy for imported domains; shop is built in/,
+    );
+    expect(await refused({ method: "dreamgym", domain: "web-admin", evaluation: { judge: true } })).toMatch(
+      /the LLM judge needs an OpenAI-compatible endpoint: set OPENAI_BASE_URL/,
+    );
     expect(await t.db.run.count()).toBe(0);
     expect(await t.db.job.count()).toBe(0);
     const { runId } = await caller.runs.create({

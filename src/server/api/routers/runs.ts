@@ -1,8 +1,10 @@
 import { z } from "zod";
 import { RunConfig } from "@/core/train/config";
 import { plannedIterations, usesSetting } from "@/core/train/methods";
+import { config as appConfig } from "@/env";
 import { ACTIVE_STATUSES } from "@/shared/enums";
 import { domainProblem } from "../../domains/domains";
+import { hasOpenaiEndpoint } from "../../experience/backends";
 import { cancel, enqueue } from "../../queue/queue";
 import { deleteRun, previewRunDeletion } from "../../retention/deleteRun";
 import { sharedLanceRows } from "../../retention/lanceRows";
@@ -14,6 +16,9 @@ const ProxyFigures = z.object({
   confidence: z.number().optional(),
   actionAgreement: z.number().optional(),
   agreementSteps: z.number(),
+  judgeSuccess: z.number().optional(),
+  judged: z.number().optional(),
+  judgeFailures: z.number().optional(),
 });
 const Evaluation = z.object({
   successRate: z.number(),
@@ -34,6 +39,9 @@ function proxyFigures(e: z.infer<typeof Evaluation> | undefined) {
     syntheticSuccess: e.successRate,
     confidence: e.proxy.confidence ?? null,
     actionAgreement: e.proxy.actionAgreement ?? null,
+    /** The LLM judge's verdicts (evaluation.judge), with the episodes it could not judge; null without one. */
+    judgeSuccess: e.proxy.judgeSuccess ?? null,
+    judgeFailures: e.proxy.judgeFailures ?? null,
   };
 }
 
@@ -87,6 +95,12 @@ export const runsRouter = createTRPCRouter({
     // An unknown domain, or an imported one the method cannot train in, is refused now, not by the worker later.
     const problem = await domainProblem(ctx.db, input);
     if (problem) throw new TRPCError({ code: "BAD_REQUEST", message: problem });
+    if (input.evaluation.judge && !hasOpenaiEndpoint(appConfig()))
+      throw new TRPCError({
+        code: "BAD_REQUEST",
+        message:
+          "the LLM judge needs an OpenAI-compatible endpoint: set OPENAI_BASE_URL (and OPENAI_API_KEY if it asks for one), or turn the judge off",
+      });
     return createRun(ctx.db, input);
   }),
 
