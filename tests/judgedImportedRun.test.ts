@@ -27,10 +27,10 @@ function userText(body: { messages?: { role: string; content: unknown }[] }): st
 }
 
 beforeAll(async () => {
-  // Success when the final state is a page of records; a question about reviews is never given a usable reply.
+  // Success when the final state is a page of records; a question about orders is never given a usable reply.
   endpoint = await startFakeOpenAI((request) => {
     const user = userText(request.body);
-    if (/^## Task\n[^\n]*review/i.test(user)) return malformed();
+    if (/^## Task\n[^\n]*orders/i.test(user)) return malformed();
     const final = user.split("## Final state\n")[1] ?? "";
     return okJson({ success: /records found/.test(final), rationale: "Read from the final state." });
   });
@@ -87,17 +87,17 @@ describe("the LLM-judge proxy in a worker run", () => {
     expect(requests.every((r) => r.body.model === JUDGE_MODEL)).toBe(true);
     const asked = requests.filter((r) => !r.body.messages?.some((m) => m.role === "assistant"));
     expect(asked).toHaveLength(3 * episodes);
-    const reviews = asked.filter((r) => /^## Task\n[^\n]*review/i.test(userText(r.body))).length;
-    expect(requests).toHaveLength(3 * episodes + reviews);
+    const unusable = asked.filter((r) => /^## Task\n[^\n]*orders/i.test(userText(r.body))).length;
+    expect(requests).toHaveLength(3 * episodes + unusable);
     // Both kinds of answer were given: some episodes unjudgeable, some judged.
-    expect(reviews).toBeGreaterThan(0);
-    expect(reviews).toBeLessThan(3 * episodes);
+    expect(unusable).toBeGreaterThan(0);
+    expect(unusable).toBeLessThan(3 * episodes);
 
     // The final evaluation's verdicts, recomputed from what was asked: the last `episodes` first requests.
     const final = asked.slice(-episodes).map((r) => userText(r.body));
-    const unjudged = final.filter((u) => /^## Task\n[^\n]*review/i.test(u)).length;
+    const unjudged = final.filter((u) => /^## Task\n[^\n]*orders/i.test(u)).length;
     const yes = final.filter(
-      (u) => !/^## Task\n[^\n]*review/i.test(u) && /records found/.test(u.split("## Final state\n")[1] ?? ""),
+      (u) => !/^## Task\n[^\n]*orders/i.test(u) && /records found/.test(u.split("## Final state\n")[1] ?? ""),
     ).length;
     expect(run.proxy?.final).toMatchObject({
       judgeFailures: unjudged,
