@@ -243,7 +243,9 @@ export async function runTraining(config: RunConfig, deps: RunDeps): Promise<Run
             learner,
             makeEnv,
             source: phase,
-            buffer: phase === "synthetic" ? deps.buffer : undefined,
+            // Synthetic rollouts join the buffer only where retrieval may return them (offlineOnly off): with
+            // offline-only retrieval they could never be read, and adding them costs a fifteenth of the loop.
+            buffer: phase === "synthetic" && !config.experience.offlineOnly ? deps.buffer : undefined,
             values,
             ...(phase === "real" ? { transitionBudget: config.realTransitions - realTransitions } : {}),
             ...(writesVariations && deps.generator ? { generator: deps.generator } : {}),

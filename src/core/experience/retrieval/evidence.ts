@@ -1,3 +1,4 @@
+import { LRUCache } from "lru-cache";
 import type { Observation } from "../../types";
 import { contentWords } from "../../util/words";
 
@@ -31,10 +32,18 @@ function choiceGroups(segments: string[], buttons: Set<string>): { name: string;
   return groups.filter((g) => g.options.length > 0);
 }
 
+/** Option labels and group names recur on every page of a domain: each is compiled once. */
+const phrasePatterns = new LRUCache<string, RegExp>({ max: 20_000 });
+
 /** A phrase as a whole word group: "small" is not in "x-small", "set of 2" is not in "set of 20". */
 function mentions(text: string, phrase: string): boolean {
-  const escaped = phrase.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  return new RegExp(`(?<![\\w-])${escaped}(?![\\w-])`).test(text);
+  let pattern = phrasePatterns.get(phrase);
+  if (!pattern) {
+    const escaped = phrase.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    pattern = new RegExp(`(?<![\\w-])${escaped}(?![\\w-])`);
+    phrasePatterns.set(phrase, pattern);
+  }
+  return pattern.test(text);
 }
 
 export interface GoalEvidence {

@@ -11,7 +11,7 @@ import type {
   ExperienceSettings,
 } from "../types";
 import { type Analogy, analogy, applySubstitutions } from "./analogy";
-import { goalEvidence } from "./evidence";
+import { type GoalEvidence, goalEvidence } from "./evidence";
 import { type OfflineMemory, parseListing, renderListing } from "./offlineMemory";
 import { editsInPlace, transferEdit } from "./pageEdit";
 
@@ -68,7 +68,8 @@ const squash = (text: string) => text.replace(/\s+/g, " ").trim().toLowerCase();
 interface Mapping {
   analogy: Analogy;
   exact: boolean;
-  next: Observation;
+  /** The demonstration's next state rewritten for this step: computed when first read (most are never read). */
+  readonly next: Observation;
 }
 
 /**
@@ -77,6 +78,12 @@ interface Mapping {
  * so that a long run's memory stays flat; about 30 MB at the bound.
  */
 const MAPPINGS_MEMO = 20_000;
+
+function sameList(a: readonly string[] | undefined, b: readonly string[] | undefined): boolean {
+  if (a === b) return true;
+  if (!a || !b || a.length !== b.length) return false;
+  return a.every((x, i) => x === b[i]);
+}
 
 function mappingKey(demo: Demonstration, state: string, action: string, instruction: string): string {
   // Texts are joined by a character that no page or action contains.
@@ -183,6 +190,28 @@ export class RetrievalExperienceModel implements ExperienceModel {
   readonly name = RETRIEVAL_EXPERIENCE_MODEL;
 
   private readonly mappings = new LRUCache<string, Mapping>({ max: MAPPINGS_MEMO });
+  /**
+   * A demonstration's goal evidence, by its id: the same demonstrations are retrieved step after step. What it
+   * was computed from is kept, to check the id still names the same transition.
+   */
+  private readonly evidence = new LRUCache<string, { of: Demonstration; evidence: GoalEvidence }>({
+    max: MAPPINGS_MEMO,
+  });
+
+  private demoEvidence(demo: Demonstration): GoalEvidence {
+    const hit = this.evidence.get(demo.id);
+    if (
+      hit &&
+      hit.of.state.text === demo.state.text &&
+      sameList(hit.of.state.actions, demo.state.actions) &&
+      hit.of.instruction === demo.instruction &&
+      hit.of.action === demo.action
+    )
+      return hit.evidence;
+    const evidence = goalEvidence(demo.instruction, demo.state, demo.action, this.settings.reasoning);
+    this.evidence.set(demo.id, { of: demo, evidence });
+    return evidence;
+  }
 
   /**
    * @param memory what the model learnt from the offline demonstrations (listings and the pages their entries
@@ -205,7 +234,16 @@ export class RetrievalExperienceModel implements ExperienceModel {
     const exact =
       squash(demo.state.text) === squash(input.state.text) &&
       normaliseAction(demo.action) === normaliseAction(input.action);
-    const mapping = { analogy: a, exact, next: adapt(demo, a, exact, input.task.instruction) };
+    const instruction = input.task.instruction;
+    let next: Observation | undefined;
+    const mapping: Mapping = {
+      analogy: a,
+      exact,
+      get next() {
+        next ??= adapt(demo, a, exact, instruction);
+        return next;
+      },
+    };
     this.mappings.set(key, mapping);
     return mapping;
   }
@@ -349,7 +387,8 @@ export class RetrievalExperienceModel implements ExperienceModel {
     const evidence = [...input.demonstrations.map((demo) => ({ demo, historyStep: undefined })), ...revisits];
     const candidates = evidence
       .map(({ demo, historyStep }, index): Candidate => {
-        const { analogy: a, exact, next } = this.mapping(demo, input);
+        const mapping = this.mapping(demo, input);
+        const { analogy: a, exact } = mapping;
         const sameTemplate = actionTemplate(demo.action) === template;
         const score =
           (exact ? WEIGHTS.exact : 0) +
@@ -366,7 +405,9 @@ export class RetrievalExperienceModel implements ExperienceModel {
           exact,
           sameTemplate,
           score,
-          next,
+          get next() {
+            return mapping.next;
+          },
         };
       })
       .sort((x, y) => y.score - x.score || x.index - y.index);
@@ -388,7 +429,9 @@ export class RetrievalExperienceModel implements ExperienceModel {
       : { chosen: candidates[0]!, agreeing: 1, considered: 1 };
     const chosen = best.chosen;
 
-    const outcome = estimateOutcome(input, candidates, chosen, this.settings.reasoning);
+    const outcome = estimateOutcome(input, candidates, chosen, this.settings.reasoning, (demo) =>
+      this.demoEvidence(demo),
+    );
     const recall = this.recall(input, chosen);
     const confidence = confidenceOf(input, chosen, best, outcome, recall?.known === true);
     if (!chosen.demo.valid && (chosen.exact || (chosen.sameTemplate && chosen.analogy.overlap > 0.9))) {
@@ -515,9 +558,8 @@ function estimateOutcome(
   candidates: Candidate[],
   chosen: Candidate,
   reasoning: boolean,
+  demoEvidence: (demo: Demonstration) => GoalEvidence,
 ): Outcome {
-  const evidenceOf = (instruction: string, state: Observation, action: string) =>
-    goalEvidence(instruction, state, action, reasoning);
   if (chosen.exact) {
     return {
       reward: chosen.demo.reward,
@@ -535,7 +577,7 @@ function estimateOutcome(
   const doneShare = pool.reduce((s, c) => s + weight(c) * (c.demo.done ? 1 : 0), 0) / totalWeight;
   const done = doneShare >= 0.5;
   const ending = pool.filter((c) => c.demo.done === done);
-  const here = evidenceOf(input.task.instruction, input.state, input.action);
+  const here = goalEvidence(input.task.instruction, input.state, input.action, reasoning);
   const evidence = here.score;
   let reward = 0;
   let successShare = 0;
@@ -547,7 +589,7 @@ function estimateOutcome(
     let den = 0;
     let succeeded = 0;
     for (const c of ending) {
-      const theirs = evidenceOf(c.demo.instruction, c.demo.state, c.demo.action);
+      const theirs = demoEvidence(c.demo);
       const e = theirs.score;
       // A step that visibly breaks a requirement (a price above the bound, an option not asked for) is like the
       // demonstrations that broke one too, whatever else they had in view: an outcome with nothing broken says
