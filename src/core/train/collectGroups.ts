@@ -3,6 +3,7 @@ import type { LinearValue } from "../policy/value";
 import { type CollectedEpisode, collectEpisode } from "../rl/collect";
 import type { Environment, Task } from "../types";
 import { concurrently, yieldToTimers } from "./concurrently";
+import type { RolloutPool } from "./rolloutPool";
 
 export interface GroupCollection {
   batch: Task[];
@@ -17,6 +18,8 @@ export interface GroupCollection {
   concurrency: number;
   /** Environment steps these rollouts may take at most; undefined: no limit. */
   transitionBudget?: number;
+  /** Other cores that play episodes too (synthetic phases); the rest are played here. */
+  pool?: RolloutPool;
 }
 
 /**
@@ -49,8 +52,16 @@ export async function collectGroups(c: GroupCollection): Promise<CollectedEpisod
     return groups;
   }
   // Every episode of the batch at once (tasks x the group), up to the limit; slot i*G+g is task i's episode g.
-  const flat = await concurrently(c.batch.length * c.groupSize, c.concurrency, (slot) =>
-    episode(c.batch[Math.floor(slot / c.groupSize)]!, slot % c.groupSize, c.maxSteps),
-  );
+  // With a pool, the limit applies here and the pool takes what it has room for besides.
+  const { pool } = c;
+  pool?.sync(c.policy, c.value);
+  const play = (slot: number) => {
+    const task = c.batch[Math.floor(slot / c.groupSize)]!;
+    const g = slot % c.groupSize;
+    return pool?.hasRoom()
+      ? pool.run(task, c.maxSteps, `${c.keyPrefix}:${task.id}:g${g}`)
+      : episode(task, g, c.maxSteps);
+  };
+  const flat = await concurrently(c.batch.length * c.groupSize, c.concurrency + (pool?.capacity ?? 0), play);
   return c.batch.map((_, i) => flat.slice(i * c.groupSize, (i + 1) * c.groupSize));
 }

@@ -12,6 +12,7 @@ import type { Environment, Task, TrajectorySource } from "../types";
 import { Rng } from "../util/random";
 import { collectGroups } from "./collectGroups";
 import type { Learner } from "./learner";
+import type { RolloutPool } from "./rolloutPool";
 
 /** The knobs of one DreamGym iteration (the paper's names). */
 export interface IterationSettings {
@@ -52,6 +53,8 @@ export interface IterationDeps {
   source: TrajectorySource;
   /** New transitions are added here (DreamGym grows its buffer with every synthetic rollout). */
   buffer?: ReplayBuffer;
+  /** Other cores playing this iteration's episodes too (synthetic phases with a pool). */
+  pool?: RolloutPool;
   values: TaskValueTable;
   generator?: TaskGenerator;
   /**
@@ -90,6 +93,7 @@ export async function trainingIteration(
     ...(deps.learner.value ? { value: deps.learner.value } : {}),
     concurrency: settings.concurrency,
     ...(deps.transitionBudget !== undefined ? { transitionBudget: deps.transitionBudget } : {}),
+    ...(deps.pool ? { pool: deps.pool } : {}),
   });
   const update = deps.learner.update(groups.map((g) => g.map((e) => e.decisions)));
   const episodes = groups.flat();

@@ -21,6 +21,7 @@ import { trainingIteration } from "./iteration";
 import { grpoLearner, type Learner, type LearnerState, ppoLearner } from "./learner";
 import { clones, METHODS, phaseContinues, trainedWith } from "./methods";
 import { proxyEvaluation } from "./proxyEvaluation";
+import type { RolloutPool } from "./rolloutPool";
 
 /** Where a run stands after an iteration: enough to resume it there after a crash. */
 export interface RunState {
@@ -73,6 +74,11 @@ export interface RunDeps {
   groundTruth?: RealDomain;
   /** `evaluation.judge`: the LLM that judges an imported domain's evaluation episodes. */
   outcomeJudge?: OutcomeJudge;
+  /**
+   * Synthetic episodes on other cores (rolloutPool.ts): the same environment as `model` and `buffer` give, so a
+   * run's results do not depend on it.
+   */
+  rollouts?: RolloutPool;
 }
 
 export interface RunResult {
@@ -246,6 +252,7 @@ export async function runTraining(config: RunConfig, deps: RunDeps): Promise<Run
             // Synthetic rollouts join the buffer only where retrieval may return them (offlineOnly off): with
             // offline-only retrieval they could never be read, and adding them costs a fifteenth of the loop.
             buffer: phase === "synthetic" && !config.experience.offlineOnly ? deps.buffer : undefined,
+            ...(phase === "synthetic" && deps.rollouts ? { pool: deps.rollouts } : {}),
             values,
             ...(phase === "real" ? { transitionBudget: config.realTransitions - realTransitions } : {}),
             ...(writesVariations && deps.generator ? { generator: deps.generator } : {}),

@@ -21,7 +21,8 @@ import {
 } from "../experience/threadedModel";
 import { createEmbedder } from "../replay/createEmbedder";
 import { loadImportedDomain } from "./importedDomain";
-import { offlineBuffer } from "./offlineBuffer";
+import { offlineBuffer, offlineTransitions } from "./offlineBuffer";
+import { rolloutThreadData, ThreadRolloutPool } from "./rolloutThreads";
 
 export function taskGenerator(config: RunConfig, domain: TrainingDomain, llm?: LlmClient): TaskGenerator {
   if (isImportedDomain(domain)) return importedTaskGenerator(domain);
@@ -72,21 +73,29 @@ export async function runDeps(db: Db, config: RunConfig): Promise<BuiltRunDeps> 
   if (usesOpenai) deps.llm = createLlm(appConfig(), appConfig().openai.models.experience);
   if (synthetic) {
     // An imported domain has read its logs already: its train logs are the buffer.
-    const buffer = await offlineBuffer(
-      db,
-      config.domain,
-      await createEmbedder(appConfig()),
-      isImportedDomain(domain) ? domain.trainSteps() : undefined,
-    );
+    const transitions = isImportedDomain(domain)
+      ? domain.trainSteps()
+      : await offlineTransitions(db, config.domain);
+    const buffer = await offlineBuffer(db, config.domain, await createEmbedder(appConfig()), transitions);
     deps.buffer = buffer;
     const settings = experienceSettings(config);
     if (config.backends.experience === "embedded") {
-      const model = embeddedExperienceModel(
-        settings,
-        appConfig().worker.threads ?? defaultThreads(),
-        // The embedded model's counterpart of being trained on the offline trajectories.
-        OfflineMemory.fromTransitions(buffer.transitions()),
-      );
+      // The embedded model's counterpart of being trained on the offline trajectories.
+      const memory = OfflineMemory.fromTransitions(buffer.transitions());
+      const threads = appConfig().worker.threads ?? defaultThreads();
+      // The other cores play whole episodes where they can (the same episodes: rolloutThreads.ts), else they
+      // make the main thread's predictions.
+      const pooled = threads > 0 && rolloutThreadsServe(config, domain);
+      if (pooled && isRealDomain(domain.name)) {
+        const pool = new ThreadRolloutPool(
+          rolloutThreadData(domain.name, settings, transitions, memory),
+          threads,
+          config.rollouts.concurrency,
+        );
+        closers.push(() => pool.close());
+        deps.rollouts = pool;
+      }
+      const model = embeddedExperienceModel(settings, pooled ? 0 : threads, memory);
       if (model instanceof ThreadedExperienceModel) closers.push(() => model.close());
       deps.model = model;
     } else {
@@ -96,4 +105,19 @@ export async function runDeps(db: Db, config: RunConfig): Promise<BuiltRunDeps> 
   if (config.curriculum.taskGeneration) deps.generator = taskGenerator(config, deps.domain, deps.llm);
   if (config.evaluation.judge) deps.outcomeJudge = createOutcomeJudge(appConfig(), deps.llm);
   return deps;
+}
+
+/**
+ * Whether rollout threads can play a run's synthetic episodes exactly as the main thread would: a built-in domain
+ * (a thread rebuilds it by name), the embedded experience model and embedder (deterministic, no shared client),
+ * and offline-only retrieval (the buffer a thread copies never changes during the run).
+ */
+function rolloutThreadsServe(config: RunConfig, domain: TrainingDomain): boolean {
+  return (
+    isRealDomain(domain.name) &&
+    !isImportedDomain(domain) &&
+    config.backends.experience === "embedded" &&
+    appConfig().backends.embedding === "embedded" &&
+    config.experience.offlineOnly
+  );
 }

@@ -1,0 +1,66 @@
+/**
+ * A rollout thread (rolloutThreads.ts): the run's synthetic environment rebuilt from the same offline
+ * transitions, experience settings and learnt memory, and a copy of the policy that takes the run's weights before
+ * each iteration. It plays whole episodes, each with its own stream, so its episodes are the ones the main thread
+ * would have played.
+ */
+import { parentPort, workerData } from "node:worker_threads";
+import { getRealDomain } from "@/core/envs/registry";
+import { OfflineMemory } from "@/core/experience/retrieval/offlineMemory";
+import { RetrievalExperienceModel } from "@/core/experience/retrieval/retrievalModel";
+import { SyntheticEnvironment } from "@/core/experience/synthetic";
+import { LinearPolicy } from "@/core/policy/linearPolicy";
+import { LinearValue } from "@/core/policy/value";
+import { HashNgramEmbedder } from "@/core/replay/hashEmbedder";
+import { MemoryReplayBuffer } from "@/core/replay/memoryBuffer";
+import { collectEpisode } from "@/core/rl/collect";
+import type { RolloutMessage, RolloutThreadData } from "./rolloutThreads";
+
+const data = workerData as RolloutThreadData;
+const domain = getRealDomain(data.domain);
+const buffer = new MemoryReplayBuffer(new HashNgramEmbedder());
+const ready = buffer.add(data.transitions);
+const model = new RetrievalExperienceModel(
+  { reasoning: data.settings.reasoning },
+  OfflineMemory.fromData(data.memory),
+);
+let policy: LinearPolicy | undefined;
+let value: LinearValue | undefined;
+const makeEnv = () =>
+  new SyntheticEnvironment(
+    domain.name,
+    model,
+    buffer,
+    data.settings,
+    (task) => domain.createEnvironment().reset(task),
+    domain.maxSteps,
+  );
+
+parentPort?.on("message", async (m: RolloutMessage) => {
+  if (m.type === "weights") {
+    const same =
+      policy?.seed === m.policy.seed &&
+      policy.temperature === m.policy.temperature &&
+      policy.dimension === m.policy.dimension &&
+      policy.fallbackAction === m.policy.fallbackAction &&
+      policy.greedy === m.policy.greedy;
+    if (!same) policy = new LinearPolicy({ candidates: domain.candidateActions, ...m.policy });
+    (policy as LinearPolicy).weights.set(m.weights);
+    if (m.value) {
+      value ??= new LinearValue(m.value.length);
+      value.weights.set(m.value);
+    } else value = undefined;
+    return;
+  }
+  try {
+    await ready;
+    if (!policy) throw new Error("an episode before any weights: sync the policy first");
+    const collected = await collectEpisode(makeEnv(), policy, m.task, m.maxSteps, m.key, value);
+    parentPort?.postMessage({ id: m.id, collected });
+  } catch (error) {
+    parentPort?.postMessage({
+      id: m.id,
+      error: error instanceof Error ? (error.stack ?? error.message) : String(error),
+    });
+  }
+});
