@@ -4,9 +4,6 @@
  * and parse error, or stops with an error that names the endpoint and what it answered. What the database holds
  * is checked against what the fake endpoint really served.
  */
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { canonicalJson } from "@/core/curriculum/generator";
 import { RAW_REPAIR_SEPARATOR } from "@/core/experience/openaiModel";
@@ -32,6 +29,7 @@ import {
   tally,
 } from "./helpers/faultyEndpoint";
 import { goodReply } from "./helpers/goodReplies";
+import { useOpenaiConfig } from "./helpers/openaiConfig";
 import { createHouseholdOfflineDb, type TestDb } from "./helpers/testDb";
 
 const MAX_RETRIES = 10;
@@ -43,42 +41,26 @@ const GENERATOR_MODEL = "gen";
 let handler: FakeHandler = goodReply;
 let endpoint: FakeOpenAI;
 let t: TestDb;
-let configDir: string;
-const ENV_KEYS = ["DREAMGYM_CONFIG", "OPENAI_BASE_URL", "OPENAI_API_KEY"] as const;
-const savedEnv = ENV_KEYS.map((key) => [key, process.env[key]] as const);
+let openaiConfig: { restore(): void } | undefined;
 
 beforeAll(async () => {
   endpoint = await startFakeOpenAI((request) => handler(request));
-  configDir = fs.mkdtempSync(path.join(os.tmpdir(), "dreamgym-faults-"));
-  const configFile = path.join(configDir, "dreamgym.config.json");
-  fs.writeFileSync(
-    configFile,
-    JSON.stringify({
-      openai: {
-        baseURL: endpoint.url,
-        // Far past the fake endpoint's answer, so that only a hang times out (the exact counts rely on it).
-        timeoutMs: 1_000,
-        maxRetries: MAX_RETRIES,
-        backoffMs: 1,
-        concurrency: CONCURRENCY,
-        models: { experience: EXPERIENCE_MODEL, taskGenerator: GENERATOR_MODEL },
-      },
-    }),
-  );
-  process.env.DREAMGYM_CONFIG = configFile;
-  process.env.OPENAI_BASE_URL = endpoint.url;
-  delete process.env.OPENAI_API_KEY;
+  openaiConfig = useOpenaiConfig({
+    baseURL: endpoint.url,
+    // Far past the fake endpoint's answer, so that only a hang times out (the exact counts rely on it).
+    timeoutMs: 1_000,
+    maxRetries: MAX_RETRIES,
+    backoffMs: 1,
+    concurrency: CONCURRENCY,
+    models: { experience: EXPERIENCE_MODEL, taskGenerator: GENERATOR_MODEL },
+  });
   t = await createHouseholdOfflineDb(10);
 });
 
 afterAll(async () => {
   await t?.cleanup();
   await endpoint?.close();
-  fs.rmSync(configDir, { recursive: true, force: true });
-  for (const [key, value] of savedEnv) {
-    if (value === undefined) delete process.env[key];
-    else process.env[key] = value;
-  }
+  openaiConfig?.restore();
 });
 
 const config = parseRunConfig({

@@ -4,8 +4,6 @@
  * judge proxy beside the others, and an episode whose reply stays unusable is counted as unjudged, never as a
  * verdict. The experience model stays embedded: only the judge asks the endpoint.
  */
-import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createCaller } from "@/server/api/root";
@@ -13,14 +11,13 @@ import { runOneJob } from "@/server/queue/worker";
 import { importTrajectoriesFile } from "@/server/trajectories/importTrajectories";
 import { createHandlers } from "../worker/handlers";
 import { type FakeOpenAI, malformed, okJson, startFakeOpenAI } from "./helpers/fakeOpenAIServer";
+import { useOpenaiConfig } from "./helpers/openaiConfig";
 import { createTestDb, type TestDb } from "./helpers/testDb";
 
 const JUDGE_MODEL = "outcome-judge";
 let endpoint: FakeOpenAI;
 let t: TestDb;
-let configDir: string;
-const ENV_KEYS = ["DREAMGYM_CONFIG", "OPENAI_BASE_URL", "OPENAI_API_KEY"] as const;
-const savedEnv = ENV_KEYS.map((key) => [key, process.env[key]] as const);
+let openaiConfig: { restore(): void } | undefined;
 
 function userText(body: { messages?: { role: string; content: unknown }[] }): string {
   return String(body.messages?.find((m) => m.role === "user")?.content ?? "");
@@ -34,17 +31,12 @@ beforeAll(async () => {
     const final = user.split("## Final state\n")[1] ?? "";
     return okJson({ success: /records found/.test(final), rationale: "Read from the final state." });
   });
-  configDir = fs.mkdtempSync(path.join(os.tmpdir(), "dreamgym-judge-"));
-  const configFile = path.join(configDir, "dreamgym.config.json");
-  fs.writeFileSync(
-    configFile,
-    JSON.stringify({
-      openai: { baseURL: endpoint.url, timeoutMs: 5_000, maxRetries: 1, models: { judge: JUDGE_MODEL } },
-    }),
-  );
-  process.env.DREAMGYM_CONFIG = configFile;
-  process.env.OPENAI_BASE_URL = endpoint.url;
-  delete process.env.OPENAI_API_KEY;
+  openaiConfig = useOpenaiConfig({
+    baseURL: endpoint.url,
+    timeoutMs: 5_000,
+    maxRetries: 1,
+    models: { judge: JUDGE_MODEL },
+  });
   t = await createTestDb();
   await importTrajectoriesFile(t.db, path.join(process.cwd(), "samples", "web-admin.jsonl"));
 }, 120_000);
@@ -52,11 +44,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await t?.cleanup();
   await endpoint?.close();
-  fs.rmSync(configDir, { recursive: true, force: true });
-  for (const [key, value] of savedEnv) {
-    if (value === undefined) delete process.env[key];
-    else process.env[key] = value;
-  }
+  openaiConfig?.restore();
 });
 
 describe("the LLM-judge proxy in a worker run", () => {

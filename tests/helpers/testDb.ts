@@ -50,16 +50,16 @@ export async function createTestDb(): Promise<TestDb> {
 
 /**
  * A test database that the app's own code uses as its data folder (DREAMGYM_DATA_DIR and LANCEDB_DIR point into
- * it), holding `episodes` offline household episodes of the noisy expert (ε 0.3, seed 1) on train tasks 0..n-1.
+ * it), holding `episodes` offline episodes of the domain's noisy expert (ε 0.3, seed 1) on train tasks 0..n-1.
  */
-export async function createHouseholdOfflineDb(episodes: number): Promise<TestDb> {
+export async function createOfflineDb(domain: "shop" | "household", episodes: number): Promise<TestDb> {
   const t = await createTestDb();
   process.env.DREAMGYM_DATA_DIR = t.dir;
   process.env.LANCEDB_DIR = path.join(t.dir, "lancedb");
   // Loaded here only: most tests that use this file never collect, and the environments are large to import.
   const { collectOffline } = await import("@/server/collect/collectOffline");
   await collectOffline(t.db, {
-    domain: "household",
+    domain,
     policy: "noisy",
     episodes,
     split: "train",
@@ -68,4 +68,9 @@ export async function createHouseholdOfflineDb(episodes: number): Promise<TestDb
     offset: 0,
   });
   return t;
+}
+
+/** createOfflineDb of the household, which most worker tests train in (short episodes, a warm start). */
+export function createHouseholdOfflineDb(episodes: number): Promise<TestDb> {
+  return createOfflineDb("household", episodes);
 }

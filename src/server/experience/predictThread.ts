@@ -5,11 +5,11 @@
 import { parentPort, workerData } from "node:worker_threads";
 import { OfflineMemory } from "@/core/experience/retrieval/offlineMemory";
 import { RetrievalExperienceModel } from "@/core/experience/retrieval/retrievalModel";
-import type { ExperienceInput } from "@/core/experience/types";
+import type { ExperienceInput, ExperiencePrediction } from "@/core/experience/types";
+import { answerRequests } from "../threads/requestThreads";
 import type { PredictThreadData } from "./threadedModel";
 
 export interface PredictRequest {
-  id: number;
   input: ExperienceInput;
 }
 
@@ -19,13 +19,5 @@ const model = new RetrievalExperienceModel(
   data.memory ? OfflineMemory.fromData(data.memory) : undefined,
 );
 
-parentPort?.on("message", async ({ id, input }: PredictRequest) => {
-  try {
-    parentPort?.postMessage({ id, prediction: await model.predict(input) });
-  } catch (error) {
-    parentPort?.postMessage({
-      id,
-      error: error instanceof Error ? (error.stack ?? error.message) : String(error),
-    });
-  }
-});
+if (parentPort)
+  answerRequests<PredictRequest, ExperiencePrediction>(parentPort, ({ input }) => model.predict(input));

@@ -1,5 +1,4 @@
 import { availableParallelism } from "node:os";
-import { Worker } from "node:worker_threads";
 import type { OfflineMemory, OfflineMemoryData } from "@/core/experience/retrieval/offlineMemory";
 import {
   RETRIEVAL_EXPERIENCE_MODEL,
@@ -11,16 +10,7 @@ import type {
   ExperiencePrediction,
   ExperienceSettings,
 } from "@/core/experience/types";
-
-interface Pending {
-  resolve: (p: ExperiencePrediction) => void;
-  reject: (e: Error) => void;
-}
-
-interface Thread {
-  worker: Worker;
-  pending: Map<number, Pending>;
-}
+import { RequestThreads } from "../threads/requestThreads";
 
 /** Threads by default: the cores beside the one that runs rollouts, policy and retrieval. */
 export function defaultThreads(): number {
@@ -35,58 +25,26 @@ export function defaultThreads(): number {
  */
 export class ThreadedExperienceModel implements ExperienceModel {
   readonly name = RETRIEVAL_EXPERIENCE_MODEL;
-  private readonly threads: Thread[];
-  private nextId = 0;
-  private failure: Error | undefined;
+  private readonly threads: RequestThreads<{ input: ExperienceInput }, ExperiencePrediction>;
 
   constructor(settings: Pick<ExperienceSettings, "reasoning">, count: number, memory?: OfflineMemory) {
-    if (!(count >= 1)) throw new Error(`ThreadedExperienceModel needs at least one thread, got ${count}`);
     // Every thread learns the same memory, so any thread gives the same answer.
-    const data = memory?.toData();
-    this.threads = Array.from({ length: count }, () => this.start(settings, data));
-  }
-
-  private start(settings: Pick<ExperienceSettings, "reasoning">, memory?: OfflineMemoryData): Thread {
+    const data: PredictThreadData = { reasoning: settings.reasoning, memory: memory?.toData() };
     // A plain module that registers the TypeScript loader, then loads the thread (predictThread.boot.mjs).
-    const worker = new Worker(new URL("./predictThread.boot.mjs", import.meta.url), {
-      workerData: { reasoning: settings.reasoning, memory } satisfies PredictThreadData,
-    });
-    const thread: Thread = { worker, pending: new Map() };
-    worker.on("message", (m: { id: number; prediction?: ExperiencePrediction; error?: string }) => {
-      const waiting = thread.pending.get(m.id);
-      if (!waiting) return;
-      thread.pending.delete(m.id);
-      if (m.prediction) waiting.resolve(m.prediction);
-      else waiting.reject(new Error(`experience model thread: ${m.error ?? "no prediction"}`));
-      // An idle thread must not keep the process alive.
-      if (thread.pending.size === 0) worker.unref();
-    });
-    const fail = (error: Error) => {
-      this.failure ??= new Error(`experience model thread stopped: ${error.message}`);
-      for (const waiting of thread.pending.values()) waiting.reject(this.failure);
-      thread.pending.clear();
-    };
-    worker.on("error", fail);
-    worker.on("exit", (code) => {
-      if (thread.pending.size > 0) fail(new Error(`it exited with code ${code}`));
-    });
-    worker.unref();
-    return thread;
+    this.threads = new RequestThreads(
+      new URL("./predictThread.boot.mjs", import.meta.url),
+      data,
+      count,
+      "experience model thread",
+    );
   }
 
   predict(input: ExperienceInput): Promise<ExperiencePrediction> {
-    if (this.failure) return Promise.reject(this.failure);
-    const thread = this.threads.reduce((a, b) => (b.pending.size < a.pending.size ? b : a));
-    const id = this.nextId++;
-    return new Promise((resolve, reject) => {
-      thread.pending.set(id, { resolve, reject });
-      thread.worker.ref();
-      thread.worker.postMessage({ id, input });
-    });
+    return this.threads.request({ input });
   }
 
-  async close(): Promise<void> {
-    await Promise.all(this.threads.map((t) => t.worker.terminate()));
+  close(): Promise<void> {
+    return this.threads.close();
   }
 }
 

@@ -13,8 +13,9 @@ import { LinearPolicy } from "@/core/policy/linearPolicy";
 import { LinearValue } from "@/core/policy/value";
 import { HashNgramEmbedder } from "@/core/replay/hashEmbedder";
 import { MemoryReplayBuffer } from "@/core/replay/memoryBuffer";
-import { collectEpisode } from "@/core/rl/collect";
-import type { RolloutMessage, RolloutThreadData } from "./rolloutThreads";
+import { type CollectedEpisode, collectEpisode } from "@/core/rl/collect";
+import { answerRequests } from "../threads/requestThreads";
+import type { EpisodeRequest, RolloutThreadData, WeightsMessage } from "./rolloutThreads";
 
 const data = workerData as RolloutThreadData;
 const domain = getRealDomain(data.domain);
@@ -36,31 +37,28 @@ const makeEnv = () =>
     domain.maxSteps,
   );
 
-parentPort?.on("message", async (m: RolloutMessage) => {
-  if (m.type === "weights") {
-    const same =
-      policy?.seed === m.policy.seed &&
-      policy.temperature === m.policy.temperature &&
-      policy.dimension === m.policy.dimension &&
-      policy.fallbackAction === m.policy.fallbackAction &&
-      policy.greedy === m.policy.greedy;
-    if (!same) policy = new LinearPolicy({ candidates: domain.candidateActions, ...m.policy });
-    (policy as LinearPolicy).weights.set(m.weights);
-    if (m.value) {
-      value ??= new LinearValue(m.value.length);
-      value.weights.set(m.value);
-    } else value = undefined;
-    return;
-  }
-  try {
-    await ready;
-    if (!policy) throw new Error("an episode before any weights: sync the policy first");
-    const collected = await collectEpisode(makeEnv(), policy, m.task, m.maxSteps, m.key, value);
-    parentPort?.postMessage({ id: m.id, collected });
-  } catch (error) {
-    parentPort?.postMessage({
-      id: m.id,
-      error: error instanceof Error ? (error.stack ?? error.message) : String(error),
-    });
-  }
-});
+function takeWeights(m: WeightsMessage): void {
+  const same =
+    policy?.seed === m.policy.seed &&
+    policy.temperature === m.policy.temperature &&
+    policy.dimension === m.policy.dimension &&
+    policy.fallbackAction === m.policy.fallbackAction &&
+    policy.greedy === m.policy.greedy;
+  if (!same) policy = new LinearPolicy({ candidates: domain.candidateActions, ...m.policy });
+  (policy as LinearPolicy).weights.set(m.weights);
+  if (m.value) {
+    value ??= new LinearValue(m.value.length);
+    value.weights.set(m.value);
+  } else value = undefined;
+}
+
+if (parentPort)
+  answerRequests<EpisodeRequest, CollectedEpisode>(
+    parentPort,
+    async ({ task, maxSteps, key }) => {
+      await ready;
+      if (!policy) throw new Error("an episode before any weights: sync the policy first");
+      return collectEpisode(makeEnv(), policy, task, maxSteps, key, value);
+    },
+    (m) => takeWeights(m as WeightsMessage),
+  );

@@ -2,30 +2,17 @@
  * Rollout threads play a run's synthetic episodes on the other cores: the same episodes, updates and weights as
  * when the main thread plays them all, for GRPO and PPO (whose critic's weights travel too).
  */
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseRunConfig } from "@/core/train/config";
 import { type IterationReport, runTraining } from "@/core/train/run";
 import { config as appConfig } from "@/env";
-import { createTestDb, type TestDb } from "../../../tests/helpers/testDb";
+import { createOfflineDb, type TestDb } from "../../../tests/helpers/testDb";
 import { ThreadRolloutPool } from "./rolloutThreads";
 import { runDeps } from "./runDeps";
 
 let t: TestDb;
 beforeAll(async () => {
-  t = await createTestDb();
-  process.env.DREAMGYM_DATA_DIR = t.dir;
-  process.env.LANCEDB_DIR = path.join(t.dir, "lancedb");
-  const { collectOffline } = await import("@/server/collect/collectOffline");
-  await collectOffline(t.db, {
-    domain: "shop",
-    policy: "noisy",
-    episodes: 40,
-    split: "train",
-    epsilon: 0.3,
-    seed: 1,
-    offset: 0,
-  });
+  t = await createOfflineDb("shop", 40);
 }, 120_000);
 afterAll(async () => {
   await t?.cleanup();

@@ -1,4 +1,3 @@
-import { Worker } from "node:worker_threads";
 import type { RealDomainName } from "@/core/envs/names";
 import type { OfflineMemory, OfflineMemoryData } from "@/core/experience/retrieval/offlineMemory";
 import type { ExperienceSettings } from "@/core/experience/types";
@@ -7,6 +6,7 @@ import type { LinearValue } from "@/core/policy/value";
 import type { CollectedEpisode } from "@/core/rl/collect";
 import type { RolloutPool } from "@/core/train/rolloutPool";
 import type { Task, Transition } from "@/core/types";
+import { RequestThreads } from "../threads/requestThreads";
 
 /** What a rollout thread is started with: enough to rebuild the run's synthetic environment exactly. */
 export interface RolloutThreadData {
@@ -26,13 +26,19 @@ export interface PolicySettings {
   greedy: boolean;
 }
 
-export type RolloutMessage =
-  | { type: "weights"; policy: PolicySettings; weights: Float32Array; value?: Float32Array }
-  | { type: "episode"; id: number; task: Task; maxSteps: number; key: string };
+/** Before an iteration, to every thread: the weights its episodes act with. */
+export interface WeightsMessage {
+  type: "weights";
+  policy: PolicySettings;
+  weights: Float32Array;
+  value?: Float32Array;
+}
 
-interface Thread {
-  worker: Worker;
-  pending: Map<number, { resolve: (c: CollectedEpisode) => void; reject: (e: Error) => void }>;
+/** One episode to play. */
+export interface EpisodeRequest {
+  task: Task;
+  maxSteps: number;
+  key: string;
 }
 
 /**
@@ -48,9 +54,7 @@ export class ThreadRolloutPool implements RolloutPool {
   readonly capacity: number;
   /** Episodes the threads have played so far. */
   played = 0;
-  private readonly threads: Thread[];
-  private nextId = 0;
-  private failure: Error | undefined;
+  private readonly threads: RequestThreads<EpisodeRequest, CollectedEpisode>;
 
   constructor(
     data: RolloutThreadData,
@@ -58,43 +62,21 @@ export class ThreadRolloutPool implements RolloutPool {
     /** Episodes each thread plays at once (they interleave while one waits on another). */
     private readonly perThread: number,
   ) {
-    if (!(count >= 1)) throw new Error(`a rollout pool needs at least one thread, got ${count}`);
-    this.threads = Array.from({ length: count }, () => this.start(data));
+    this.threads = new RequestThreads(
+      new URL("./rolloutThread.boot.mjs", import.meta.url),
+      data,
+      count,
+      "rollout thread",
+    );
     this.capacity = count * perThread;
   }
 
-  private start(data: RolloutThreadData): Thread {
-    const worker = new Worker(new URL("./rolloutThread.boot.mjs", import.meta.url), { workerData: data });
-    const thread: Thread = { worker, pending: new Map() };
-    worker.on("message", (m: { id: number; collected?: CollectedEpisode; error?: string }) => {
-      const waiting = thread.pending.get(m.id);
-      if (!waiting) return;
-      thread.pending.delete(m.id);
-      if (m.collected) {
-        this.played++;
-        waiting.resolve(m.collected);
-      } else waiting.reject(new Error(`rollout thread: ${m.error ?? "no episode"}`));
-      if (thread.pending.size === 0) worker.unref();
-    });
-    const fail = (error: Error) => {
-      this.failure ??= new Error(`rollout thread stopped: ${error.message}`);
-      for (const waiting of thread.pending.values()) waiting.reject(this.failure);
-      thread.pending.clear();
-    };
-    worker.on("error", fail);
-    worker.on("exit", (code) => {
-      if (thread.pending.size > 0) fail(new Error(`it exited with code ${code}`));
-    });
-    worker.unref();
-    return thread;
-  }
-
   hasRoom(): boolean {
-    return this.failure === undefined && this.threads.some((t) => t.pending.size < this.perThread);
+    return this.threads.hasRoom(this.perThread);
   }
 
   sync(policy: LinearPolicy, value?: LinearValue): void {
-    const message: RolloutMessage = {
+    const message: WeightsMessage = {
       type: "weights",
       policy: {
         seed: policy.seed,
@@ -106,23 +88,17 @@ export class ThreadRolloutPool implements RolloutPool {
       weights: policy.weights,
       ...(value ? { value: value.weights } : {}),
     };
-    for (const t of this.threads) t.worker.postMessage(message);
+    this.threads.broadcast(message);
   }
 
-  run(task: Task, maxSteps: number, key: string): Promise<CollectedEpisode> {
-    if (this.failure) return Promise.reject(this.failure);
-    const thread = this.threads.reduce((a, b) => (b.pending.size < a.pending.size ? b : a));
-    const id = this.nextId++;
-    return new Promise((resolve, reject) => {
-      thread.pending.set(id, { resolve, reject });
-      thread.worker.ref();
-      const message: RolloutMessage = { type: "episode", id, task, maxSteps, key };
-      thread.worker.postMessage(message);
-    });
+  async run(task: Task, maxSteps: number, key: string): Promise<CollectedEpisode> {
+    const collected = await this.threads.request({ task, maxSteps, key });
+    this.played++;
+    return collected;
   }
 
-  async close(): Promise<void> {
-    await Promise.all(this.threads.map((t) => t.worker.terminate()));
+  close(): Promise<void> {
+    return this.threads.close();
   }
 }
 
