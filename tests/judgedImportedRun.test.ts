@@ -7,12 +7,11 @@
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createCaller } from "@/server/api/root";
-import { runOneJob } from "@/server/queue/worker";
 import { importTrajectoriesFile } from "@/server/trajectories/importTrajectories";
-import { createHandlers } from "../worker/handlers";
 import { type FakeOpenAI, malformed, okJson, startFakeOpenAI } from "./helpers/fakeOpenAIServer";
 import { useOpenaiConfig } from "./helpers/openaiConfig";
 import { createTestDb, type TestDb } from "./helpers/testDb";
+import { workOnce } from "./helpers/worker";
 
 const JUDGE_MODEL = "outcome-judge";
 let endpoint: FakeOpenAI;
@@ -59,13 +58,7 @@ describe("the LLM-judge proxy in a worker run", () => {
       groupSize: 2,
       evaluation: { interval: 1, episodes, judge: true },
     } as never);
-    await runOneJob({
-      db: t.db,
-      workerId: "w",
-      handlers: createHandlers(),
-      leaseMs: 60_000,
-      heartbeatMs: 1_000,
-    });
+    await workOnce(t.db);
     const run = await caller.runs.get({ id: runId });
     expect(run.status).toBe("succeeded");
 

@@ -6,6 +6,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { z } from "zod";
+import { createLlmClient, type LlmClient, type LlmClientOptions } from "@/core/llm";
 
 /** The parts of a chat-completions request body the tests look at; anything else is kept as sent. */
 const ChatRequestBody = z.looseObject({
@@ -285,4 +286,24 @@ export async function startFakeOpenAI(handler: FakeHandler): Promise<FakeOpenAI>
         server.close(() => resolve());
       }),
   };
+}
+
+/**
+ * A fake endpoint and an LLM client pointed at it, with a fast backoff: what most openai-backend tests start
+ * with. The caller closes `server` after its test.
+ */
+export async function fakeLlm(
+  handler: FakeHandler,
+  options: Partial<Omit<LlmClientOptions, "baseURL">> & { model: string },
+): Promise<{ server: FakeOpenAI; llm: LlmClient }> {
+  const server = await startFakeOpenAI(handler);
+  const llm = createLlmClient({
+    timeoutMs: 2_000,
+    maxRetries: 1,
+    concurrency: 4,
+    backoff: { baseMs: 5, maxMs: 20, retryAfterCapMs: 100 },
+    ...options,
+    baseURL: server.url,
+  });
+  return { server, llm };
 }

@@ -2,15 +2,15 @@ import { afterEach, describe, expect, it } from "vitest";
 import {
   type FakeHandler,
   type FakeOpenAI,
+  fakeLlm,
   malformed,
   okJson,
   script,
-  startFakeOpenAI,
 } from "../../../tests/helpers/fakeOpenAIServer";
 import { household } from "../envs/household";
 import { OpenAIOutcomeJudge } from "../experience/openaiOutcomeJudge";
 import { RetrievalExperienceModel } from "../experience/retrieval/retrievalModel";
-import { createLlmClient, LlmReplyError } from "../llm";
+import { LlmReplyError } from "../llm";
 import { rollout } from "../rollout";
 import { parseRunConfig } from "./config";
 import { importedFrom } from "./importedTesting";
@@ -23,16 +23,9 @@ afterEach(async () => {
 });
 
 async function judgeOn(handler: FakeHandler) {
-  server = await startFakeOpenAI(handler);
-  const llm = createLlmClient({
-    baseURL: server.url,
-    model: "judge-model",
-    timeoutMs: 2_000,
-    maxRetries: 1,
-    concurrency: 4,
-    backoff: { baseMs: 5, maxMs: 20, retryAfterCapMs: 100 },
-  });
-  return { server, judge: new OpenAIOutcomeJudge(llm) };
+  const fake = await fakeLlm(handler, { model: "judge-model" });
+  server = fake.server;
+  return { server: fake.server, judge: new OpenAIOutcomeJudge(fake.llm) };
 }
 
 function userText(body: { messages?: { role: string; content: unknown }[] }): string {

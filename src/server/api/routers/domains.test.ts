@@ -1,8 +1,7 @@
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createTestDb, type TestDb } from "../../../../tests/helpers/testDb";
-import { createHandlers } from "../../../../worker/handlers";
-import { runOneJob } from "../../queue/worker";
+import { workOnce } from "../../../../tests/helpers/worker";
 import { importTrajectoriesFile } from "../../trajectories/importTrajectories";
 import { createCaller } from "../root";
 
@@ -71,13 +70,7 @@ describe("domains router and launching in an imported domain", () => {
       groupSize: 2,
       evaluation: { interval: 1, episodes: 3 },
     } as never);
-    await runOneJob({
-      db: t.db,
-      workerId: "w",
-      handlers: createHandlers(),
-      leaseMs: 60_000,
-      heartbeatMs: 1_000,
-    });
+    await workOnce(t.db);
     const run = await caller.runs.get({ id: runId });
     expect(run.status).toBe("succeeded");
     expect(run).toMatchObject({ finalRealSuccess: null, untrainedRealSuccess: null, finalSimSuccess: null });
