@@ -9,7 +9,8 @@
  * embedded: the embedded DreamGym loop (policy, experience model, retrieval, the update) from a fresh database
  * with offline data: alone, as the CLI runs it, and as the worker's train job runs it (storing every rollout in
  * SQLite beside the real environment's answer, a checkpoint per iteration and the rollouts' LanceDB rows, on the
- * job's writer thread one iteration behind the loop), each with predictions inline and on a thread.
+ * job's writer thread one iteration behind the loop), each with every episode on the main thread and with a
+ * rollout thread playing a share of them.
  *
  *   npm run bench -- rollouts [--latency-ms 200] [--limits 1,8,32,128] [--only endpoint|embedded]
  */
@@ -183,7 +184,7 @@ async function embeddedBench() {
       };
       rows.push(row);
       process.stderr.write(
-        `embedded loop, nothing stored, ${threads} prediction thread(s): ${row.transitionsPerSecond} synthetic transitions/s (${row.syntheticTransitions} in ${row.seconds} s, ${row.cpuSeconds} s of CPU)\n`,
+        `embedded loop, nothing stored, ${threads} rollout thread(s): ${row.transitionsPerSecond} synthetic transitions/s (${row.syntheticTransitions} in ${row.seconds} s, ${row.cpuSeconds} s of CPU)\n`,
       );
     }
     for (const threads of [0, 1]) {
@@ -213,7 +214,7 @@ async function embeddedBench() {
       };
       rows.push(row);
       process.stderr.write(
-        `embedded loop, ${threads} prediction thread(s): ${row.transitionsPerSecond} synthetic transitions/s (${row.syntheticTransitions} in ${row.seconds} s, ${row.cpuSeconds} s of CPU, ${stored} steps stored)\n`,
+        `embedded loop, ${threads} rollout thread(s): ${row.transitionsPerSecond} synthetic transitions/s (${row.syntheticTransitions} in ${row.seconds} s, ${row.cpuSeconds} s of CPU, ${stored} steps stored)\n`,
       );
     }
     await db.$disconnect();
