@@ -58,8 +58,11 @@ export async function collectGroups(c: GroupCollection): Promise<CollectedEpisod
   const play = (slot: number) => {
     const task = c.batch[Math.floor(slot / c.groupSize)]!;
     const g = slot % c.groupSize;
+    // An episode the pool could not finish (a thread that died) is played here: it is the same episode.
     return pool?.hasRoom()
-      ? pool.run(task, c.maxSteps, `${c.keyPrefix}:${task.id}:g${g}`)
+      ? pool
+          .run(task, c.maxSteps, `${c.keyPrefix}:${task.id}:g${g}`)
+          .catch(() => episode(task, g, c.maxSteps))
       : episode(task, g, c.maxSteps);
   };
   const flat = await concurrently(c.batch.length * c.groupSize, c.concurrency + (pool?.capacity ?? 0), play);

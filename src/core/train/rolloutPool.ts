@@ -6,7 +6,8 @@ import type { Task } from "../types";
 /**
  * Synthetic episodes played elsewhere (on other cores) with the same policy, experience model and replay buffer as
  * the run's own: each episode keeps its own random stream (its key), so whoever plays it gives the same episode,
- * and an iteration's groups are the same with the pool as without it.
+ * and an iteration's groups are the same with the pool as without it. An episode the pool fails is played by the
+ * caller instead (collectGroups.ts), so a pool that breaks slows a run down and changes nothing else.
  */
 export interface RolloutPool {
   /** Episodes it plays at once, at most. */

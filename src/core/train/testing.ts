@@ -11,7 +11,7 @@ export { offlineMemoryBuffer };
  */
 export async function concurrencyRun(
   concurrency: number,
-  deps: Pick<RunDeps, "model" | "generator">,
+  deps: Pick<RunDeps, "model" | "generator" | "rollouts">,
   overrides: Record<string, unknown> = {},
 ) {
   const config = parseRunConfig({
