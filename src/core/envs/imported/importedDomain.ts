@@ -1,3 +1,4 @@
+import { LRUCache } from "lru-cache";
 import MiniSearch from "minisearch";
 import type { Observation, Split, Step, Task } from "../../types";
 import { contentWords, searchTokens } from "../../util/words";
@@ -146,6 +147,23 @@ export class ImportedDomain<S extends Step = Step> {
    * none gets the actions logged in the most similar train states and in its task's own train logs.
    */
   readonly candidateActions = (task: Task, observation: Observation): string[] => {
+    // A policy asks again for every state it revisits and every group member: the search is the costly part.
+    const key = [
+      task.id.split("~")[0],
+      task.instruction,
+      observation.text,
+      ...(observation.actions ?? []),
+    ].join("\u0000");
+    const known = this.candidateMemo.get(key);
+    if (known) return [...known];
+    const out = this.findCandidates(task, observation);
+    this.candidateMemo.set(key, out);
+    return [...out];
+  };
+
+  private readonly candidateMemo = new LRUCache<string, string[]>({ max: 20_000 });
+
+  private findCandidates(task: Task, observation: Observation): string[] {
     const out: string[] = [];
     const push = (a: string) => {
       if (out.length < MAX_CANDIDATES && !out.includes(a)) out.push(a);
@@ -174,7 +192,7 @@ export class ImportedDomain<S extends Step = Step> {
     for (const a of similar()) push(a);
     for (const a of this.taskActions.get(root) ?? []) push(a);
     return out;
-  };
+  }
 
   /** The verb of a free-text slot ("search" of "search[...]"), or undefined for an action as it stands. */
   private slotVerb(action: string): string | undefined {
