@@ -168,7 +168,8 @@ async function embeddedBench() {
     });
     // The loop alone, as the CLI runs it: nothing stored.
     for (const threads of [0, 1]) {
-      appConfig().worker.threads = threads;
+      appConfig().worker.threads = 0;
+      appConfig().worker.rolloutThreads = threads;
       const deps = await runDeps(db, config);
       const started = performance.now();
       const cpu = process.cpuUsage();
@@ -188,7 +189,8 @@ async function embeddedBench() {
       );
     }
     for (const threads of [0, 1]) {
-      appConfig().worker.threads = threads;
+      appConfig().worker.threads = 0;
+      appConfig().worker.rolloutThreads = threads;
       const { runId } = await createRun(db, config);
       const started = performance.now();
       const cpu = process.cpuUsage();

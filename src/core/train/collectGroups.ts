@@ -63,8 +63,32 @@ export async function collectGroups(c: GroupCollection): Promise<CollectedEpisod
       ? pool
           .run(task, c.maxSteps, `${c.keyPrefix}:${task.id}:g${g}`)
           .catch(() => episode(task, g, c.maxSteps))
-      : episode(task, g, c.maxSteps);
+      : pool
+        ? collectEpisode(
+            yielding(c.makeEnv()),
+            c.policy,
+            task,
+            c.maxSteps,
+            `${c.keyPrefix}:${task.id}:g${g}`,
+            c.value,
+          )
+        : episode(task, g, c.maxSteps);
   };
   const flat = await concurrently(c.batch.length * c.groupSize, c.concurrency + (pool?.capacity ?? 0), play);
   return c.batch.map((_, i) => flat.slice(i * c.groupSize, (i + 1) * c.groupSize));
+}
+
+/**
+ * An environment that lets other work run before each step: with a pool, the threads' finished episodes wait for
+ * this thread's event loop, and the episodes played here would otherwise hold it for their whole length.
+ */
+function yielding(env: Environment): Environment {
+  return {
+    domain: env.domain,
+    reset: (task) => env.reset(task),
+    step: async (action) => {
+      await new Promise((resolve) => setImmediate(resolve));
+      return env.step(action);
+    },
+  };
 }

@@ -33,7 +33,8 @@ function outcome(reports: IterationReport[]) {
 }
 
 async function train(algorithm: "grpo" | "ppo", threads: number) {
-  appConfig().worker.threads = threads;
+  appConfig().worker.threads = 0;
+  appConfig().worker.rolloutThreads = threads;
   const config = parseRunConfig({
     method: "dreamgym",
     domain: "shop",
@@ -79,7 +80,7 @@ describe("rollout threads", () => {
   );
 
   it("stay out of runs whose synthetic environment they could not rebuild exactly", async () => {
-    appConfig().worker.threads = 1;
+    appConfig().worker.rolloutThreads = 1;
     const config = parseRunConfig({
       method: "dreamgym",
       domain: "shop",

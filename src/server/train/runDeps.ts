@@ -83,13 +83,14 @@ export async function runDeps(db: Db, config: RunConfig): Promise<BuiltRunDeps> 
       // The embedded model's counterpart of being trained on the offline trajectories.
       const memory = OfflineMemory.fromTransitions(buffer.transitions());
       const threads = appConfig().worker.threads ?? defaultThreads();
-      // The other cores play whole episodes where they can (the same episodes: rolloutThreads.ts), else they
-      // make the main thread's predictions.
-      const pooled = threads > 0 && rolloutThreadsServe(config, domain);
+      const rolloutThreads = appConfig().worker.rolloutThreads;
+      // Rollout threads play whole episodes where they can (the same episodes: rolloutThreads.ts); the main
+      // thread then makes its own predictions.
+      const pooled = rolloutThreads > 0 && rolloutThreadsServe(config, domain);
       if (pooled && isRealDomain(domain.name)) {
         const pool = new ThreadRolloutPool(
           rolloutThreadData(domain.name, settings, transitions, memory),
-          threads,
+          rolloutThreads,
           config.rollouts.concurrency,
         );
         closers.push(() => pool.close());
