@@ -32,8 +32,11 @@ export interface GroupCollection {
  * short (or left out) by the budget has fewer episodes; a batch the budget does not reach is left out.
  */
 export async function collectGroups(c: GroupCollection): Promise<CollectedEpisode[][]> {
+  const key = (task: Task, g: number) => `${c.keyPrefix}:${task.id}:g${g}`;
+  // With a pool, episodes played here let its finished ones in before each step.
+  const makeEnv = c.pool ? () => yielding(c.makeEnv()) : c.makeEnv;
   const episode = (task: Task, g: number, maxSteps: number) =>
-    collectEpisode(c.makeEnv(), c.policy, task, maxSteps, `${c.keyPrefix}:${task.id}:g${g}`, c.value);
+    collectEpisode(makeEnv(), c.policy, task, maxSteps, key(task, g), c.value);
   const worstCase = c.batch.length * c.groupSize * c.maxSteps;
   if (c.transitionBudget !== undefined && c.transitionBudget < worstCase) {
     const groups: CollectedEpisode[][] = [];
@@ -60,19 +63,8 @@ export async function collectGroups(c: GroupCollection): Promise<CollectedEpisod
     const g = slot % c.groupSize;
     // An episode the pool could not finish (a thread that died) is played here: it is the same episode.
     return pool?.hasRoom()
-      ? pool
-          .run(task, c.maxSteps, `${c.keyPrefix}:${task.id}:g${g}`)
-          .catch(() => episode(task, g, c.maxSteps))
-      : pool
-        ? collectEpisode(
-            yielding(c.makeEnv()),
-            c.policy,
-            task,
-            c.maxSteps,
-            `${c.keyPrefix}:${task.id}:g${g}`,
-            c.value,
-          )
-        : episode(task, g, c.maxSteps);
+      ? pool.run(task, c.maxSteps, key(task, g)).catch(() => episode(task, g, c.maxSteps))
+      : episode(task, g, c.maxSteps);
   };
   const flat = await concurrently(c.batch.length * c.groupSize, c.concurrency + (pool?.capacity ?? 0), play);
   return c.batch.map((_, i) => flat.slice(i * c.groupSize, (i + 1) * c.groupSize));

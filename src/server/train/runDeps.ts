@@ -2,7 +2,7 @@ import { embeddedTaskGenerator } from "@/core/curriculum/embedded";
 import type { TaskGenerator } from "@/core/curriculum/generator";
 import { importedTaskGenerator } from "@/core/curriculum/importedVariations";
 import { OpenAITaskGenerator } from "@/core/curriculum/openaiGenerator";
-import { getRealDomain, isRealDomain } from "@/core/envs/registry";
+import { getRealDomain, isRealDomain, type RealDomainName } from "@/core/envs/registry";
 import { isImportedDomain, type TrainingDomain } from "@/core/envs/trainingDomain";
 import { OfflineMemory } from "@/core/experience/retrieval/offlineMemory";
 import type { LlmClient } from "@/core/llm";
@@ -86,10 +86,11 @@ export async function runDeps(db: Db, config: RunConfig): Promise<BuiltRunDeps> 
       const rolloutThreads = appConfig().worker.rolloutThreads;
       // Rollout threads play whole episodes where they can (the same episodes: rolloutThreads.ts); the main
       // thread then makes its own predictions.
-      const pooled = rolloutThreads > 0 && rolloutThreadsServe(config, domain);
-      if (pooled && isRealDomain(domain.name)) {
+      const served = rolloutThreads > 0 ? rolloutThreadsServe(config, domain) : undefined;
+      const pooled = served !== undefined;
+      if (served) {
         const pool = new ThreadRolloutPool(
-          rolloutThreadData(domain.name, settings, transitions, memory),
+          rolloutThreadData(served, settings, transitions, memory),
           rolloutThreads,
           config.rollouts.concurrency,
         );
@@ -109,16 +110,15 @@ export async function runDeps(db: Db, config: RunConfig): Promise<BuiltRunDeps> 
 }
 
 /**
- * Whether rollout threads can play a run's synthetic episodes exactly as the main thread would: a built-in domain
- * (a thread rebuilds it by name), the embedded experience model and embedder (deterministic, no shared client),
+ * The domain rollout threads rebuild, when they can play a run's synthetic episodes exactly as the main thread
+ * would (else undefined): a built-in domain (a thread rebuilds it by name), the embedded experience model and embedder (deterministic, no shared client),
  * and offline-only retrieval (the buffer a thread copies never changes during the run).
  */
-function rolloutThreadsServe(config: RunConfig, domain: TrainingDomain): boolean {
-  return (
-    isRealDomain(domain.name) &&
+function rolloutThreadsServe(config: RunConfig, domain: TrainingDomain): RealDomainName | undefined {
+  const exact =
     !isImportedDomain(domain) &&
     config.backends.experience === "embedded" &&
     appConfig().backends.embedding === "embedded" &&
-    config.experience.offlineOnly
-  );
+    config.experience.offlineOnly;
+  return exact && isRealDomain(domain.name) ? domain.name : undefined;
 }
