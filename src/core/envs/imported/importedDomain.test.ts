@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Step, Task } from "../../types";
-import { ImportedDomain, NotTrainableError } from "./importedDomain";
+import { ImportedDomain, NotTrainableError, stepLimit } from "./importedDomain";
 
 const step = (state: string, action: string, actions?: string[]): Step => ({
   state: { text: state, ...(actions ? { actions } : {}) },
@@ -127,6 +127,16 @@ describe("ImportedDomain", () => {
 
   it("gives episodes half again the longest log's length (at least 5)", () => {
     expect(domain.maxSteps).toBe(5);
+    expect(stepLimit([3, 4, 8, 9, 10])).toBe(15);
+  });
+
+  it("keeps the step limit the logs pile up at: the source environment cut its episodes there", () => {
+    // WebShop-like logs: most end early, and the failures that ran out of steps all end at the 15th.
+    const capped = [...Array(40).fill(4), 12, 13, 14, ...Array(30).fill(15)];
+    expect(stepLimit(capped)).toBe(15);
+    // A few logs at the longest length, no more than one step shorter: a natural tail, not a cap.
+    expect(stepLimit([...Array(40).fill(4), 13, 14, 14, 15, 15])).toBe(23);
+    expect(stepLimit([...Array(6).fill(14), ...Array(6).fill(15)])).toBe(23);
   });
 
   it("lists successful logs per split for cloning and for the agreement proxy", () => {

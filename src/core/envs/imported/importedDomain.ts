@@ -23,9 +23,27 @@ export const MIN_TEST_TASKS = 2;
 /** Candidate actions a state without logged admissible actions borrows from its most similar logged states. */
 const SIMILAR_STATES = 5;
 const MAX_CANDIDATES = 24;
+/** A cap shows as at least this many logs at the longest length, and this many times as many as one step shorter. */
+const CAP_PILE_MIN = 5;
+const CAP_PILE_RATIO = 3;
 /** An admissible action whose argument is free text the agent writes, as logs list it: "search[...]", "type[<text>]". */
 const SLOT = /^([a-z_]+)\[(?:\.\.\.|…|<[^>]*>)\]$/i;
 const VERB = /^([a-z_]+)\[/i;
+
+/**
+ * How long an episode may last. Logs of an environment with a step limit pile up at that limit (WebShop's 15th
+ * step ends the episode, so many of its failed logs are exactly 15 long); where the longest length holds such a
+ * pile, it is the source's limit and the synthetic environment keeps it, since a policy given more steps than the
+ * real agent will have learns plans it cannot finish there. Otherwise an episode may last half again as long as
+ * the longest log.
+ */
+export function stepLimit(lengths: number[]): number {
+  const longest = Math.max(...lengths);
+  const atLongest = lengths.filter((n) => n === longest).length;
+  const justBelow = lengths.filter((n) => n === longest - 1).length;
+  if (atLongest >= CAP_PILE_MIN && atLongest >= CAP_PILE_RATIO * justBelow) return Math.min(50, longest);
+  return Math.min(50, Math.max(5, Math.ceil(1.5 * longest)));
+}
 
 /** Why an imported domain cannot be trained on: what it has and what it lacks. */
 export class NotTrainableError extends Error {}
@@ -34,7 +52,7 @@ export class NotTrainableError extends Error {}
  * A domain that exists only as logs (WebArena traces, a company's agent logs, AgentGym's AgentTraj): its tasks
  * are the imported instructions with their splits, each task starts from the first state its logs show, its
  * actions are the logged admissible actions where the logs list them (otherwise the actions taken in the most
- * similar logged states), and an episode may last half again as long as the longest log. There is no real
+ * similar logged states), and an episode lasts as long as the logs' own step limit (see stepLimit). There is no real
  * environment: only the synthetic one, grounded in these logs, can be trained in, and evaluation is by proxies.
  */
 export class ImportedDomain<S extends Step = Step> {
@@ -104,8 +122,7 @@ export class ImportedDomain<S extends Step = Step> {
       tokenize: searchTokens,
     });
     this.index.addAll(this.states.map(({ id, text }) => ({ id, text })));
-    const longest = Math.max(...this.logs.map((e) => e.steps.length));
-    this.maxSteps = Math.min(50, Math.max(5, Math.ceil(1.5 * longest)));
+    this.maxSteps = stepLimit(this.logs.map((e) => e.steps.length));
   }
 
   /** Task `index` of a split, cycling through the imported ones (there are only so many). */
