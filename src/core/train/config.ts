@@ -93,6 +93,13 @@ export const RunConfigFields = z.strictObject({
       lambda: z.number().min(0).max(1).default(0.25),
       parentsPerIteration: z.number().int().min(0).max(100).default(2),
       variationsPerParent: z.number().int().min(1).max(20).default(2),
+      /**
+       * Whether a real phase after a synthetic one (DreamGym-S2R) starts its task values afresh, from the real
+       * rewards it sees, instead of the synthetic phase's: a task whose synthetic rewards vary may be settled in the
+       * real environment, and the few real transitions are best spent where real rewards vary. Measured on
+       * validation tasks (shop, seeds 0 and 1): 64.5% real success fresh, 63.0% carried.
+       */
+      freshValuesForReal: z.boolean().default(true),
     })
     .prefault({}),
   evaluation: z

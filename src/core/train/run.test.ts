@@ -77,6 +77,14 @@ describe("runTraining", () => {
       "synthetic",
     ]);
     expect(results["dreamgym-s2r"]!.reports.at(-1)!.phase).toBe("real");
+    // The real phase's curriculum values tasks by real rewards only: after its first iteration, it knows just the
+    // tasks that iteration played, however many the synthetic phase had valued.
+    const s2r = results["dreamgym-s2r"]!.reports;
+    const lastSynthetic = s2r.filter((r) => r.phase === "synthetic").at(-1)!;
+    const firstReal = s2r.find((r) => r.phase === "real")!;
+    const valued = (r: IterationReport) => r.state.values.entries.map((e) => e.taskId).sort();
+    expect(valued(firstReal)).toEqual([...new Set(firstReal.taskStats.map((t) => t.taskId))].sort());
+    expect(valued(lastSynthetic).length).toBeGreaterThan(valued(firstReal).length);
     expect(results.real!.synthetic).toBe(0);
     expect(results.real!.real).toBeGreaterThan(0);
     // The final figure is the last iteration's evaluation when one was due then (same policy, one number).

@@ -207,7 +207,7 @@ export async function runTraining(config: RunConfig, deps: RunDeps): Promise<Run
         : undefined;
     const learner = learnerFor(config, policy, reference);
     if (deps.resume?.learner) learner.restore(deps.resume.learner);
-    const values = deps.resume ? TaskValueTable.fromSnapshot(deps.resume.values) : new TaskValueTable();
+    let values = deps.resume ? TaskValueTable.fromSnapshot(deps.resume.values) : new TaskValueTable();
     const seedTasks = domain.tasks("train", config.seedTasks);
     const writesVariations = config.curriculum.taskGeneration;
     if (writesVariations && !deps.generator)
@@ -232,6 +232,9 @@ export async function runTraining(config: RunConfig, deps: RunDeps): Promise<Run
       learner.setLearningRate(
         afterSynthetic ? (config.realLearningRate ?? config.learningRate) : config.learningRate,
       );
+      // Real task values start from the real rewards (a run resumed inside its real phase keeps what it has).
+      if (afterSynthetic && config.curriculum.freshValuesForReal && realTransitions === 0)
+        values = new TaskValueTable();
       if (phase === "synthetic") {
         const synthetic = syntheticEnv();
         if (!synthetic)

@@ -428,6 +428,14 @@ export const FIELDS: readonly FieldDef[] = [
     use: "task-generation-switch",
   },
   {
+    path: "curriculum.freshValuesForReal",
+    label: "Fresh task values for the real phase",
+    hint: "S2R's real phase picks tasks by the real rewards' variance, not the synthetic phase's",
+    section: "Curriculum",
+    kind: BOOL,
+    use: "sim-to-real",
+  },
+  {
     path: "backends.taskGenerator",
     label: "Task generator backend",
     hint: "Who writes task variations",
