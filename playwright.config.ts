@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { defineConfig } from "@playwright/test";
+import { authFile } from "./e2e/support/auth";
 
 /**
  * e2e runs against a production build started by the README's own `npm start`, on a fresh database in its own
@@ -17,6 +18,15 @@ const dataDir = process.env.E2E_DATA_DIR;
 
 export default defineConfig({
   testDir: "e2e",
+  // Sign-in first (e2e/auth.setup.ts); the journeys run as the researcher unless a spec says whom.
+  projects: [
+    { name: "sign-in", testMatch: /auth\.setup\.ts/ },
+    {
+      name: "journeys",
+      dependencies: ["sign-in"],
+      use: { storageState: authFile("researcher") },
+    },
+  ],
   outputDir: `test-results/${PORT}`,
   timeout: 60_000,
   expect: { timeout: 15_000 },
@@ -45,7 +55,7 @@ export default defineConfig({
   },
   webServer: {
     command: "npx tsx scripts/start.ts",
-    url: `http://127.0.0.1:${PORT}/api/trpc/jobs.list`,
+    url: `http://127.0.0.1:${PORT}/api/trpc/users.me`,
     timeout: 600_000,
     reuseExistingServer: false,
     stdout: "pipe",
@@ -56,6 +66,9 @@ export default defineConfig({
       // The environment server beside the app (e2e/externalRun.spec.ts drives a trainer's run through it).
       ENV_SERVER_PORT: String(PORT + 100),
       DREAMGYM_DATA_DIR: dataDir,
+      // The journeys' admin (e2e/support/auth.ts); the demo people come with the demo data.
+      DREAMGYM_ADMIN_EMAIL: "admin@e2e.local",
+      DREAMGYM_ADMIN_PASSWORD: "e2e-admin-password",
       NEXT_TELEMETRY_DISABLED: "1",
     },
   },

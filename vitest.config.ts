@@ -9,5 +9,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: "forks",
+    // Sessions signed in tests need a secret; without one, the first would write one into ./data.
+    env: { DREAMGYM_AUTH_SECRET: "vitest-only-auth-secret-0123456789abcdef" },
   },
 });

@@ -31,7 +31,49 @@ export function benchConfig(dataDir: string): string {
 
 export interface RunningApp {
   base: string;
+  /** The bench admin's session: a Cookie header for fetch, and the same cookies for a browser context. */
+  session: { headers: Record<string, string>; storageState: { cookies: BrowserCookie[]; origins: [] } };
   stop(): Promise<void>;
+}
+
+interface BrowserCookie {
+  name: string;
+  value: string;
+  domain: string;
+  path: string;
+  expires: number;
+  httpOnly: boolean;
+  secure: boolean;
+  sameSite: "Lax";
+}
+
+/** The admin every bench app starts with (scripts/start.ts makes it), who signs in to measure the pages. */
+const BENCH_ADMIN = { email: "bench@dreamgym.local", password: "bench-admin-password" };
+
+/** Signs the bench admin in over HTTP, as the sign-in page does, and keeps the session cookies it sets. */
+async function signIn(base: string): Promise<RunningApp["session"]> {
+  const response = await fetch(`${base}/api/auth/sign-in/email`, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: base },
+    body: JSON.stringify(BENCH_ADMIN),
+  });
+  if (!response.ok) throw new Error(`bench sign-in answered ${response.status}: ${await response.text()}`);
+  const pairs = response.headers.getSetCookie().map((c) => c.split(";")[0]!);
+  const host = new URL(base).hostname;
+  const cookies = pairs.map((pair) => {
+    const at = pair.indexOf("=");
+    return {
+      name: pair.slice(0, at),
+      value: pair.slice(at + 1),
+      domain: host,
+      path: "/",
+      expires: -1,
+      httpOnly: true,
+      secure: false,
+      sameSite: "Lax" as const,
+    };
+  });
+  return { headers: { cookie: pairs.join("; ") }, storageState: { cookies, origins: [] } };
 }
 
 /** Starts web and worker on the data folder (building into .next-bench when the sources changed) and waits. */
@@ -43,6 +85,8 @@ export async function startApp(dataDir: string, timeoutMs = 20 * 60_000): Promis
     HOST: "127.0.0.1",
     DREAMGYM_DATA_DIR: dataDir,
     DREAMGYM_CONFIG: benchConfig(dataDir),
+    DREAMGYM_ADMIN_EMAIL: BENCH_ADMIN.email,
+    DREAMGYM_ADMIN_PASSWORD: BENCH_ADMIN.password,
     NEXT_DIST_DIR: process.env.NEXT_DIST_DIR || ".next-bench",
     NEXT_TELEMETRY_DISABLED: "1",
   };
@@ -55,14 +99,14 @@ export async function startApp(dataDir: string, timeoutMs = 20 * 60_000): Promis
   const log = fs.createWriteStream(path.join(dataDir, "server.log"));
   child.stdout?.pipe(log);
   child.stderr?.pipe(log);
-  const app = { base: `http://127.0.0.1:${port}`, stop: () => stop(child) };
+  const base = `http://127.0.0.1:${port}`;
   try {
-    await waitForServer(`${app.base}/api/trpc/jobs.list`, child, timeoutMs);
+    await waitForServer(`${base}/api/trpc/users.me`, child, timeoutMs);
+    return { base, session: await signIn(base), stop: () => stop(child) };
   } catch (error) {
-    await app.stop();
+    await stop(child);
     throw error;
   }
-  return app;
 }
 
 async function waitForServer(url: string, child: ChildProcess, timeoutMs: number): Promise<void> {

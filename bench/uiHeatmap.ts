@@ -147,7 +147,10 @@ export async function uiHeatmapBench(args: string[]): Promise<void> {
     const fetched: number[] = [];
     const documents: number[] = [];
     try {
-      const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+      const context = await browser.newContext({
+        viewport: { width: 1440, height: 900 },
+        storageState: app.session.storageState,
+      });
       for (let load = 0; load <= loads; load++) {
         const page = await context.newPage();
         await page.goto(`${base}/curriculum?run=${runId}`);

@@ -5,7 +5,7 @@ import { parseArgs } from "node:util";
 import type { Page } from "@playwright/test";
 import { createDb } from "@/server/db";
 import { migrateDeploy } from "@/server/migrate";
-import { launchChromium, quantile, startApp } from "./appServer";
+import { launchChromium, quantile, type RunningApp, startApp } from "./appServer";
 
 /**
  * How fast the step view is: the time from pressing → to the next step rendered (p50/p95), and the time to
@@ -141,10 +141,12 @@ async function stepTimings(page: Page, presses: number) {
 }
 
 /** The episode query alone, over HTTP as the page makes it: the server's share of the load time. */
-async function queryTime(base: string, episodeId: string): Promise<{ ms: number; bytes: number }> {
+async function queryTime(app: RunningApp, episodeId: string): Promise<{ ms: number; bytes: number }> {
   const input = encodeURIComponent(JSON.stringify({ json: { id: episodeId } }));
   const t0 = performance.now();
-  const response = await fetch(`${base}/api/trpc/trajectories.get?input=${input}`);
+  const response = await fetch(`${app.base}/api/trpc/trajectories.get?input=${input}`, {
+    headers: app.session.headers,
+  });
   const body = await response.text();
   if (!response.ok) throw new Error(`trajectories.get answered ${response.status}: ${body.slice(0, 200)}`);
   return { ms: performance.now() - t0, bytes: body.length };
@@ -188,16 +190,17 @@ export async function uiStepperBench(args: string[]): Promise<void> {
     const queries: number[] = [];
     let payloadBytes = 0;
     for (let i = 0; i < loads; i++) {
-      const q = await queryTime(base, episodeId);
+      const q = await queryTime(app, episodeId);
       queries.push(q.ms);
       payloadBytes = q.bytes;
     }
 
-    const cold = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    const signedIn = { viewport: { width: 1440, height: 900 }, storageState: app.session.storageState };
+    const cold = await browser.newContext(signedIn);
     const coldLoad = await loadTime(await cold.newPage(), url, steps);
     await cold.close();
 
-    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    const context = await browser.newContext(signedIn);
     const page = await context.newPage();
     const warmLoads: number[] = [];
     for (let i = 0; i < loads; i++) warmLoads.push(await loadTime(page, url, steps));

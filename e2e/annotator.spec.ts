@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import { type Browser, expect, type Page, test } from "@playwright/test";
+import { authFile, PEOPLE } from "./support/auth";
 
 interface ExportRecord {
   messages: { role: string; content: string }[];
@@ -8,14 +9,13 @@ interface ExportRecord {
 
 const current = (page: Page) => page.locator("[data-testid=queue-item][aria-current=true]");
 
-/** The annotator's name, typed into the gate the queue shows first. */
-async function signIn(page: Page, name: string) {
+/** The queue signs reviews with whoever signed in (e2e/auth.setup.ts signed both annotators in). */
+async function openQueue(page: Page, person: "annotator" | "annotator2") {
   await page.goto("/annotations");
-  await expect(page.getByLabel("Your name")).toBeFocused();
-  await page.keyboard.type(name);
-  await page.keyboard.press("Enter");
-  await expect(page.getByTestId("annotator")).toContainText(`Reviewing as ${name}`);
+  await expect(page.getByTestId("annotator")).toContainText(`Reviewing as ${PEOPLE[person].name}`);
 }
+
+const ANA = PEOPLE.annotator.email;
 
 /**
  * The demo teacher job (40 shop traces) is queued on a fresh start; the worker writes them within a minute or so.
@@ -35,25 +35,25 @@ async function waitForPendingTraces(page: Page, atLeast: number) {
     .toBeGreaterThanOrEqual(atLeast);
 }
 
-/** Another annotator, in their own browser, finds the trace open for Ada and cannot review it. */
+/** Another annotator, in their own browser, finds the trace open for Ana and cannot review it. */
 async function secondAnnotatorSeesLock(browser: Browser, baseURL: string, id: string): Promise<string> {
-  const context = await browser.newContext({ baseURL });
+  const context = await browser.newContext({ baseURL, storageState: authFile("annotator2") });
   const page = await context.newPage();
-  await signIn(page, "Grace");
+  await openQueue(page, "annotator2");
   const item = page.locator(`[data-testid=queue-item][data-id="${id}"]`);
-  await expect(item.getByTestId("locked-by")).toContainText("Ada");
+  await expect(item.getByTestId("locked-by")).toContainText(ANA);
   await item.click();
   // Who holds it, until when in local time and for how long: said once, never as a raw UTC stamp.
   const banner = page.getByTestId("lock-banner");
   await expect(banner).toContainText(
-    /Locked by Ada until \d{1,2}:\d{2}.* \(for (\d+ more minutes?|less than a minute)\)/,
+    new RegExp(`Locked by ${ANA} until \\d{1,2}:\\d{2}.* \\(for (\\d+ more minutes?|less than a minute)\\)`),
   );
   await expect(banner).not.toContainText(/\d{4}-\d\d-\d\dT/);
   await expect(page.getByRole("button", { name: "Accept a", exact: true })).toBeDisabled();
   await page.keyboard.press("a");
   await expect(page.getByTestId("lock-nudge")).toHaveText("Accept (a) waits for the lock.");
   await expect(page.getByTestId("review-error")).toHaveCount(0);
-  await expect(page.getByText(/locked by Ada/i)).toHaveCount(1);
+  await expect(page.getByText(`Locked by ${ANA}`, { exact: false })).toHaveCount(1);
   await expect(page.getByTestId("annotation-status")).toHaveText("pending");
   await page.screenshot({ path: "test-results/annotation-locked.png" });
   // Grace leaves the site with a trace open: the page frees it as it goes, without waiting for the lock to expire.
@@ -65,6 +65,8 @@ async function secondAnnotatorSeesLock(browser: Browser, baseURL: string, id: st
   return gracesId;
 }
 
+test.use({ storageState: authFile("annotator") });
+
 test.describe("annotator corrects teacher reasoning traces", () => {
   test("edits one trace and accepts another from the keyboard, and finds both in the export", async ({
     page,
@@ -72,11 +74,11 @@ test.describe("annotator corrects teacher reasoning traces", () => {
     baseURL,
   }) => {
     test.setTimeout(360_000);
-    await signIn(page, "Ada");
+    await openQueue(page, "annotator");
     await waitForPendingTraces(page, 40);
     const pendingBefore = Number(await page.getByTestId("count-pending").textContent());
 
-    // The first trace nobody else has open is on screen, and locked for Ada.
+    // The first trace nobody else has open is on screen, and locked for Ana.
     await expect(page.getByTestId("item-position")).toHaveText(`Item 1 of ${pendingBefore}`);
     await expect(page.getByTestId("lock-banner")).toContainText("You have this trace until");
     await page.keyboard.press("?");
@@ -171,7 +173,7 @@ test.describe("annotator corrects teacher reasoning traces", () => {
     await expect(page.getByTestId("annotation-status")).toHaveText("edited");
     await expect(page.getByTestId("trace-corrected")).toHaveText(correction);
     await expect(page.locator("[data-testid=trace-corrected] mark").first()).toBeVisible();
-    await expect(page.getByTestId("history-event").first()).toContainText("Ada corrected the trace");
+    await expect(page.getByTestId("history-event").first()).toContainText(`${ANA} corrected the trace`);
     await expect(page.getByTestId("lock-banner")).toContainText("You have this trace until");
     await page.screenshot({ path: "docs/screenshots/annotation-queue.png" });
 

@@ -1,7 +1,7 @@
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 
-test("an annotator's malformed upload is refused with its line numbers; fixed and picked again under the same name, the worker imports it", async ({
+test("a researcher's malformed upload is refused with its line numbers; fixed and picked again under the same name, the worker imports it", async ({
   page,
 }) => {
   const pageErrors: string[] = [];

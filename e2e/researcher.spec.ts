@@ -1,5 +1,9 @@
 import fs from "node:fs";
 import { expect, type Page, test } from "@playwright/test";
+import { PEOPLE } from "./support/auth";
+
+/** Flags are signed by whoever is signed in: the journeys' researcher. */
+const ME = PEOPLE.researcher.email;
 
 /** The demo DreamGym run is queued on a fresh start; the worker writes its synthetic episodes within a minute. */
 async function waitForSyntheticEpisodes(page: Page) {
@@ -118,16 +122,14 @@ test.describe("researcher debugs a hallucinated transition", () => {
     await note.pressSequentially("predicted results list products the real search never returns (j n k p)");
     await expect(page.getByTestId("step-position")).toHaveText(position);
     expect(page.url()).toBe(url);
-    // A flag has a category and an author: the reviewer's name, asked once and kept in the browser.
+    // A flag has a category and an author: whoever is signed in.
     await page.getByLabel("Flag category").selectOption({ label: "hallucinated element" });
+    await expect(page.getByTestId("flag-as")).toContainText(PEOPLE.researcher.name);
     await page.screenshot({ path: "test-results/flag-form.png", fullPage: true });
-    await page.getByRole("button", { name: "Flag step" }).click();
-    await expect(page.getByTestId("flag-name-missing")).toContainText("Enter your name");
-    await page.getByLabel("Your name").fill("Rae");
     await page.getByRole("button", { name: "Flag step" }).click();
     await expect(page.getByTestId("flag-banner")).toContainText("Flagged as hallucinated");
     await expect(page.getByTestId("flag-category")).toHaveText("hallucinated element");
-    await expect(page.getByTestId("flag-author")).toHaveText("Rae");
+    await expect(page.getByTestId("flag-author")).toHaveText(PEOPLE.researcher.email);
     await expect(page.getByTestId("flag-note")).toHaveText(
       "predicted results list products the real search never returns (j n k p)",
     );
@@ -155,24 +157,26 @@ test.describe("researcher debugs a hallucinated transition", () => {
     const row = page.getByRole("row").filter({ hasText: "real search never returns" });
     await expect(row).toContainText(instruction);
     await expect(row.getByTestId("flagged-category")).toHaveText("hallucinated element");
-    await expect(row.getByTestId("flagged-author")).toHaveText("by Rae");
+    await expect(row.getByTestId("flagged-author")).toHaveText(`by ${ME}`);
     await page.screenshot({ path: "docs/screenshots/flagged.png", fullPage: true });
 
     // Filters by author and category, kept in the URL; the export downloads what they select.
     await page.getByLabel("Category").selectOption({ label: "wrong done" });
     await expect(page.getByTestId("flagged-count")).toHaveText("0 flagged steps");
     await page.getByLabel("Category").selectOption({ label: "hallucinated element" });
-    await page.getByLabel("Author").selectOption("Rae");
+    await page.getByLabel("Author").selectOption(ME);
     await expect(page).toHaveURL(/category=hallucinated-element/);
-    await expect(page).toHaveURL(/author=Rae/);
+    await expect(page).toHaveURL(new RegExp(`author=${encodeURIComponent(ME)}`));
     await expect(page.getByTestId("flagged-count")).toHaveText("1 flagged step");
     await page.reload();
-    await expect(page.getByLabel("Author")).toHaveValue("Rae");
+    await expect(page.getByLabel("Author")).toHaveValue(ME);
     await expect(page.getByTestId("flagged-count")).toHaveText("1 flagged step");
     const downloading = page.waitForEvent("download");
     await page.getByRole("link", { name: /Export regression cases/ }).click();
     const download = await downloading;
-    expect(download.suggestedFilename()).toMatch(/^dreamgym-flagged-hallucinated-element-Rae-.*\.jsonl$/);
+    expect(download.suggestedFilename()).toMatch(
+      /^dreamgym-flagged-hallucinated-element-researcher_demo\.local-.*\.jsonl$/,
+    );
     const cases = fs
       .readFileSync((await download.path()) ?? "", "utf8")
       .trim()
@@ -186,7 +190,7 @@ test.describe("researcher debugs a hallucinated transition", () => {
       real: { nextState: realText },
       category: "hallucinated-element",
       note: "predicted results list products the real search never returns (j n k p)",
-      author: "Rae",
+      author: ME,
     });
     expect(cases[0].history).toHaveLength(cases[0].stepIndex);
     await page.goto("/flagged");

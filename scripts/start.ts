@@ -10,6 +10,8 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { config } from "@/env";
+import { authSecret } from "@/server/auth/auth";
+import { ensureDemoUsers, ensureFirstAdmin } from "@/server/auth/bootstrap";
 import { getDb } from "@/server/db";
 import { seedDemoIfEmpty } from "@/server/demo/seedDemo";
 import { migrateDeploy } from "@/server/migrate";
@@ -79,12 +81,16 @@ async function main() {
   log(`database ${settings.databaseUrl}`);
   await migrateDeploy(settings.databaseUrl);
   log("migrations applied");
+  const db = await getDb();
   if (settings.demo.seedOnEmpty) {
-    const db = await getDb();
     const seeded = await seedDemoIfEmpty(db, log);
-    if (!seeded) log("database has data; no demo seed");
-    await db.$disconnect();
+    if (seeded) await ensureDemoUsers(db, settings, log);
+    else log("database has data; no demo seed");
   }
+  // Sign-in needs someone who can add the others: an admin, made now if there is none.
+  await ensureFirstAdmin(db, settings, log);
+  authSecret(settings);
+  await db.$disconnect();
   buildIfNeeded();
 
   const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1", DATABASE_URL: settings.databaseUrl };

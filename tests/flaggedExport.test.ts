@@ -1,6 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { GET } from "@/app/api/flagged/export/route";
 import { createCaller } from "@/server/api/root";
+import { signedIn } from "@/server/api/testing";
+import { sessionHeaders } from "@/server/auth/testing";
 import type { Db } from "@/server/db";
 import type { RegressionCase } from "@/server/steps/exportFlagged";
 import { seedResearcherWorld } from "@/server/steps/testFixtures";
@@ -19,7 +21,8 @@ afterEach(async () => {
 });
 
 async function download(query: string): Promise<{ response: Response; cases: RegressionCase[] }> {
-  const response = await GET(new Request(`http://localhost/api/flagged/export${query}`));
+  const headers = await sessionHeaders(t.db, "researcher");
+  const response = await GET(new Request(`http://localhost/api/flagged/export${query}`, { headers }));
   const text = await response.text();
   const cases = text
     .split("\n")
@@ -28,18 +31,19 @@ async function download(query: string): Promise<{ response: Response; cases: Reg
   return { response, cases };
 }
 
+/** The step router as the researcher `who` (their email is what a flag records). */
+const as = (who: string) => createCaller(signedIn(t.db, "researcher", who));
+
 /** The route handler of /api/flagged/export over a real SQLite database. */
 describe("the flagged-step export", () => {
   it("writes one regression case per flagged step: inputs, prediction, real answer and the verdict", async () => {
     const world = await seedResearcherWorld(t.db);
-    const caller = createCaller({ db: t.db });
-    await caller.steps.flag({
+    await as("Rae").steps.flag({
       id: world.hallucinatedStepId,
       note: "invents a Golden Teapot",
       category: "hallucinated-element",
-      author: "Rae",
     });
-    await caller.steps.flag({ id: world.faithfulStepId, category: "wrong-reward", author: "Sam" });
+    await as("Sam").steps.flag({ id: world.faithfulStepId, category: "wrong-reward" });
     // Two flags in one millisecond would tie; the order under test is the order of flagging.
     for (const [id, at] of [
       [world.hallucinatedStepId, "2025-02-01T00:00:00Z"],
@@ -94,9 +98,8 @@ describe("the flagged-step export", () => {
 
   it("exports under the list's filters, and refuses a filter it does not know", async () => {
     const world = await seedResearcherWorld(t.db);
-    const caller = createCaller({ db: t.db });
-    await caller.steps.flag({ id: world.hallucinatedStepId, category: "wrong-done", author: "Rae" });
-    await caller.steps.flag({ id: world.faithfulStepId, category: "wrong-reward", author: "Sam" });
+    await as("Rae").steps.flag({ id: world.hallucinatedStepId, category: "wrong-done" });
+    await as("Sam").steps.flag({ id: world.faithfulStepId, category: "wrong-reward" });
 
     const byAuthor = await download("?author=Sam");
     expect(byAuthor.cases.map((c) => c.stepId)).toEqual([world.faithfulStepId]);
@@ -108,11 +111,27 @@ describe("the flagged-step export", () => {
     expect((await download("?domain=household")).cases).toEqual([]);
     expect((await download("?category=wrong-done&author=Sam")).cases).toEqual([]);
 
-    const bad = await GET(new Request("http://localhost/api/flagged/export?category=typo"));
+    const bad = await GET(
+      new Request("http://localhost/api/flagged/export?category=typo", {
+        headers: await sessionHeaders(t.db, "researcher"),
+      }),
+    );
     expect(bad.status).toBe(400);
     expect(await bad.text()).toMatch(/^Bad export filter: category:/);
 
+    // Only a role that may export flags gets the download: nobody signed in, or an annotator, does not.
+    const anonymous = await GET(new Request("http://localhost/api/flagged/export"));
+    expect(anonymous.status).toBe(401);
+    const annotator = await GET(
+      new Request("http://localhost/api/flagged/export", {
+        headers: await sessionHeaders(t.db, "annotator"),
+      }),
+    );
+    expect(annotator.status).toBe(403);
+    expect(await annotator.text()).toMatch(/Your role \(annotator\) may not export step/);
+
     // The list filters the same way, and offers the authors there are.
+    const caller = createCaller(signedIn(t.db, "viewer"));
     const list = await caller.steps.flagged({ category: "wrong-reward" });
     expect(list.items.map((i) => i.id)).toEqual([world.faithfulStepId]);
     expect(list.items[0]).toMatchObject({ flagCategory: "wrong-reward", flagAuthor: "Sam" });

@@ -4,9 +4,11 @@
  * judge proxy beside the others, and an episode whose reply stays unusable is counted as unjudged, never as a
  * verdict. The experience model stays embedded: only the judge asks the endpoint.
  */
+
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createCaller } from "@/server/api/root";
+import { signedIn } from "@/server/api/testing";
 import { importTrajectoriesFile } from "@/server/trajectories/importTrajectories";
 import { type FakeOpenAI, malformed, okJson, startFakeOpenAI } from "./helpers/fakeOpenAIServer";
 import { useOpenaiConfig } from "./helpers/openaiConfig";
@@ -48,7 +50,7 @@ afterAll(async () => {
 
 describe("the LLM-judge proxy in a worker run", () => {
   it("stores the judge's verdicts beside the other proxies, counting the episodes it could not judge", async () => {
-    const caller = createCaller({ db: t.db });
+    const caller = createCaller(signedIn(t.db));
     const episodes = 12;
     const { runId } = await caller.runs.create({
       method: "dreamgym",

@@ -3,6 +3,7 @@ import { registerDataCommands } from "./commands/data";
 import { registerExperienceCommands } from "./commands/experience";
 import { registerRetentionCommands } from "./commands/retention";
 import { registerTrainCommands } from "./commands/train";
+import { registerUserCommands } from "./commands/users";
 
 const program = new Command()
   .name("dreamgym")
@@ -14,6 +15,7 @@ registerDataCommands(program);
 registerRetentionCommands(program);
 registerExperienceCommands(program);
 registerTrainCommands(program);
+registerUserCommands(program);
 
 program
   .parseAsync()

@@ -39,8 +39,8 @@ export const ConfigSchema = z.object({
   lancedbDir: z.string().min(1),
   port: z.number().int().min(1).max(65535).default(3000),
   /**
-   * The address the web app listens on. Loopback by default: there is no sign-in yet, so the app is reachable
-   * only from this machine unless someone chooses otherwise (e.g. HOST=0.0.0.0 behind a proxy that signs in).
+   * The address the web app listens on. Loopback by default, so that a fresh start with its printed admin password
+   * and demo users is reachable only from this machine until someone chooses otherwise (HOST=0.0.0.0).
    */
   host: z.string().min(1).default("127.0.0.1"),
   backends: z
@@ -75,7 +75,36 @@ export const ConfigSchema = z.object({
       rolloutThreads: z.number().int().min(0).max(64).default(0),
     })
     .prefault({}),
-  demo: z.object({ seedOnEmpty: z.boolean().default(true) }).prefault({}),
+  demo: z
+    .object({
+      seedOnEmpty: z.boolean().default(true),
+      /** Demo users for the three working roles come with the demo data (DREAMGYM_DEMO_USERS=0: none). */
+      users: z.boolean().default(true),
+    })
+    .prefault({}),
+  /** Sign-in (src/server/auth). */
+  auth: z
+    .object({
+      /** Signs session cookies (DREAMGYM_AUTH_SECRET); unset: one is made at first start and kept in the data folder. */
+      secret: z.string().min(32, "the auth secret must be at least 32 characters").optional(),
+      /** The address people reach the app at (DREAMGYM_URL); unset: http://HOST:PORT. */
+      url: z.string().url().optional(),
+      /** The first admin (DREAMGYM_ADMIN_EMAIL / DREAMGYM_ADMIN_PASSWORD); unset: admin@dreamgym.local with a password printed once. */
+      adminEmail: z.string().email().optional(),
+      adminPassword: z.string().min(8, "the admin password must be at least 8 characters").optional(),
+      /** An OIDC provider beside email and password, on when its discovery URL and client id are set. */
+      oidc: z
+        .object({
+          discoveryUrl: z.string().url(),
+          clientId: z.string().min(1),
+          clientSecret: z.string().optional(),
+          /** The button's label: "Sign in with …". */
+          name: z.string().default("SSO"),
+          scopes: z.array(z.string()).default(["openid", "profile", "email"]),
+        })
+        .optional(),
+    })
+    .prefault({}),
   /** The environment server for external trainers (`npm run env-server`, started by `npm start` too). */
   envServer: z
     .object({
@@ -120,6 +149,7 @@ export function loadConfig(env: Env = process.env): Config {
   const fileOpenAI = (file.openai ?? {}) as Record<string, unknown>;
   const fileWorker = (file.worker ?? {}) as Record<string, unknown>;
   const fileEnvServer = (file.envServer ?? {}) as Record<string, unknown>;
+  const fileAuth = (file.auth ?? {}) as Record<string, unknown>;
   const merged = {
     ...file,
     dataDir,
@@ -143,6 +173,28 @@ export function loadConfig(env: Env = process.env): Config {
         ? { idleSeconds: intFromEnv(env, "ENV_SERVER_IDLE_SECONDS") }
         : {}),
       ...(env.DREAMGYM_ENV_TOKEN ? { token: env.DREAMGYM_ENV_TOKEN } : {}),
+    },
+    demo: {
+      ...((file.demo ?? {}) as Record<string, unknown>),
+      ...(env.DREAMGYM_DEMO_USERS ? { users: env.DREAMGYM_DEMO_USERS !== "0" } : {}),
+    },
+    auth: {
+      ...fileAuth,
+      ...(env.DREAMGYM_AUTH_SECRET ? { secret: env.DREAMGYM_AUTH_SECRET } : {}),
+      ...(env.DREAMGYM_URL ? { url: env.DREAMGYM_URL } : {}),
+      ...(env.DREAMGYM_ADMIN_EMAIL ? { adminEmail: env.DREAMGYM_ADMIN_EMAIL } : {}),
+      ...(env.DREAMGYM_ADMIN_PASSWORD ? { adminPassword: env.DREAMGYM_ADMIN_PASSWORD } : {}),
+      ...(env.OIDC_DISCOVERY_URL || env.OIDC_CLIENT_ID
+        ? {
+            oidc: {
+              ...((fileAuth.oidc ?? {}) as Record<string, unknown>),
+              ...(env.OIDC_DISCOVERY_URL ? { discoveryUrl: env.OIDC_DISCOVERY_URL } : {}),
+              ...(env.OIDC_CLIENT_ID ? { clientId: env.OIDC_CLIENT_ID } : {}),
+              ...(env.OIDC_CLIENT_SECRET ? { clientSecret: env.OIDC_CLIENT_SECRET } : {}),
+              ...(env.OIDC_NAME ? { name: env.OIDC_NAME } : {}),
+            },
+          }
+        : {}),
     },
     worker: {
       ...fileWorker,

@@ -13,6 +13,11 @@ describe("query retries", () => {
     expect(shouldRetry(0, serverError("NOT_FOUND"))).toBe(false);
   });
 
+  it("never retries a refusal: nobody signed in, or a role that may not", () => {
+    expect(shouldRetry(0, serverError("UNAUTHORIZED"))).toBe(false);
+    expect(shouldRetry(0, serverError("FORBIDDEN"))).toBe(false);
+  });
+
   it("retries other failures a few times", () => {
     expect(isNotFound(serverError("INTERNAL_SERVER_ERROR"))).toBe(false);
     expect(shouldRetry(0, serverError("INTERNAL_SERVER_ERROR"))).toBe(true);

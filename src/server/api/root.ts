@@ -7,6 +7,7 @@ import { jobsRouter } from "./routers/jobs";
 import { runsRouter } from "./routers/runs";
 import { stepsRouter } from "./routers/steps";
 import { trajectoriesRouter } from "./routers/trajectories";
+import { usersRouter } from "./routers/users";
 import { createCallerFactory, createTRPCRouter } from "./trpc";
 
 /** The one router registry: every feature's router is mounted here. */
@@ -20,6 +21,7 @@ export const appRouter = createTRPCRouter({
   curriculum: curriculumRouter,
   gamed: gamedRouter,
   domains: domainsRouter,
+  users: usersRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -9,6 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDb, type TestDb } from "../../../tests/helpers/testDb";
+import { sessionHeaders } from "../auth/testing";
 import { authorize } from "./http";
 import { type EnvServer, startEnvServer } from "./server";
 
@@ -283,12 +284,38 @@ describe("who may use the server", () => {
     }
   });
 
-  it("serves this machine without a token and others only with the right one", () => {
-    expect(() => authorize("127.0.0.1", undefined)).not.toThrow();
-    expect(() => authorize("::1", undefined)).not.toThrow();
-    expect(() => authorize("10.0.0.2", undefined)).toThrow(/DREAMGYM_ENV_TOKEN/);
+  it("serves this machine without a token, others with the server's token or a session whose role may train", async () => {
+    await expect(authorize("127.0.0.1", undefined)).resolves.toBeUndefined();
+    await expect(authorize("::1", undefined)).resolves.toBeUndefined();
+    await expect(authorize("10.0.0.2", undefined)).rejects.toThrow(/DREAMGYM_ENV_TOKEN/);
     const token = "a-very-long-secret-token";
-    expect(() => authorize("10.0.0.2", "Bearer nope", token)).toThrow(/wrong bearer token/);
-    expect(() => authorize("10.0.0.2", `Bearer ${token}`, token)).not.toThrow();
+    await expect(authorize("10.0.0.2", "Bearer nope", token)).rejects.toThrow(/wrong bearer token/);
+    await expect(authorize("10.0.0.2", `Bearer ${token}`, token)).resolves.toBeUndefined();
+    // A token that is given must be right, from this machine too.
+    await expect(authorize("127.0.0.1", "Bearer nope", token)).rejects.toThrow(/wrong bearer token/);
+  });
+
+  it("checks a person's session token and role: researchers train, viewers are refused with 403", async () => {
+    const server = await startEnvServer(t.db, { port: 0, indexEveryMs: 0 });
+    try {
+      const health = async (headers: Headers) => {
+        const response = await fetch(`${server.url}/health`, { headers });
+        return {
+          status: response.status,
+          body: (await response.json()) as { data?: { code: string; message: string } },
+        };
+      };
+      expect((await health(await sessionHeaders(t.db, "researcher"))).status).toBe(200);
+      const viewer = await health(await sessionHeaders(t.db, "viewer"));
+      expect(viewer.status).toBe(403);
+      expect(viewer.body.data).toMatchObject({
+        code: "FORBIDDEN",
+        message: expect.stringContaining("(viewer)"),
+      });
+      const stale = await health(new Headers({ authorization: "Bearer not-a-session" }));
+      expect(stale.status).toBe(401);
+    } finally {
+      await server.close();
+    }
   });
 });

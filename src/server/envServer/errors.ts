@@ -21,6 +21,7 @@ export const ERROR_STATUS = {
   UNKNOWN_TASK: 404,
   UNKNOWN_DOMAIN: 404,
   UNAUTHORIZED: 401,
+  FORBIDDEN: 403,
   NOT_FOUND: 404,
 } as const;
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -5,26 +5,46 @@ import { EnvServerError, errorData } from "./errors";
 const MAX_BODY = 1_000_000;
 const LOOPBACK = new Set(["127.0.0.1", "::1", "::ffff:127.0.0.1"]);
 
+/** Checks a signed-in person's session token: who they are, and whether their role may train here. */
+export type SessionCheck = (authorization: string) => Promise<{ role: string; allowed: boolean } | null>;
+
 /**
- * Anything not from this machine must carry `Authorization: Bearer <token>`: the server writes runs into the
- * database and spends the experience model's compute. Without a configured token only this machine is served.
+ * Who may use the server, which writes runs into the database and spends the experience model's compute:
+ * - a bearer token that is a signed-in person's session (`npm run cli -- users token`), whose role may train
+ *   (researchers and admins; anyone else is refused with 403);
+ * - the deployment's own token (DREAMGYM_ENV_TOKEN), for trainers that run as a service;
+ * - without a token, this machine only (its processes can read the database anyway).
+ * A token that is given must be right, from this machine too.
  */
-export function authorize(
+export async function authorize(
   remoteAddress: string | undefined,
   header: string | undefined,
   token?: string,
-): void {
-  if (remoteAddress !== undefined && LOOPBACK.has(remoteAddress)) return;
-  if (!token)
+  session?: SessionCheck,
+): Promise<void> {
+  const given = /^Bearer\s+(.+)$/i.exec(header ?? "")?.[1]?.trim() ?? "";
+  if (!given) {
+    if (remoteAddress !== undefined && LOOPBACK.has(remoteAddress)) return;
     throw new EnvServerError(
       "UNAUTHORIZED",
-      "this server answers other machines only with a token: start it with DREAMGYM_ENV_TOKEN set",
+      "other machines must send Authorization: Bearer <token>: a user's session token (npm run cli -- users token) or the server's DREAMGYM_ENV_TOKEN",
     );
-  const given = /^Bearer\s+(.+)$/i.exec(header ?? "")?.[1]?.trim() ?? "";
+  }
+  if (token && sameSecret(given, token)) return;
+  const user = session ? await session(`Bearer ${given}`) : null;
+  if (!user)
+    throw new EnvServerError("UNAUTHORIZED", "missing or wrong bearer token (Authorization: Bearer <token>)");
+  if (!user.allowed)
+    throw new EnvServerError(
+      "FORBIDDEN",
+      `your role (${user.role}) may not train against the environment server`,
+    );
+}
+
+function sameSecret(given: string, token: string): boolean {
   const a = Buffer.from(given);
   const b = Buffer.from(token);
-  if (a.length !== b.length || !timingSafeEqual(a, b))
-    throw new EnvServerError("UNAUTHORIZED", "missing or wrong bearer token (Authorization: Bearer <token>)");
+  return a.length === b.length && timingSafeEqual(a, b);
 }
 
 export async function readJson(req: IncomingMessage): Promise<unknown> {

@@ -6,10 +6,12 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { WebSocketServer } from "ws";
+import { can } from "../auth/access";
+import { authFor } from "../auth/auth";
 import type { Db } from "../db";
 import { AgentGymIds, handleAgentGym } from "./agentgymRoutes";
 import { EnvServerError, errorData } from "./errors";
-import { authorize, sendError } from "./http";
+import { authorize, type SessionCheck, sendError } from "./http";
 import { handleOpenenvHttp, handleRunsApi, openenvRoute } from "./openenvRoutes";
 import { serveOpenenvWs } from "./openenvWs";
 import { EnvService, type ServiceOptions } from "./service";
@@ -19,6 +21,8 @@ export interface EnvServerOptions extends Partial<ServiceOptions> {
   port?: number;
   /** Required from clients not on this machine (Authorization: Bearer <token>). */
   token?: string;
+  /** How a user's bearer token is checked; unset: against the database's sessions (Better Auth). */
+  session?: SessionCheck;
   /** How often recorded steps go into LanceDB; 0: only when a run is finished. */
   indexEveryMs?: number;
 }
@@ -31,6 +35,16 @@ export interface EnvServer {
 }
 
 export const ENV_SERVER_DEFAULTS = { host: "127.0.0.1", port: 8300, maxSessions: 256, idleMs: 300_000 };
+
+/** A bearer token checked as a Better Auth session of this database: the person's role, and whether it may train. */
+function sessionCheck(db: Db): SessionCheck {
+  return async (authorization) => {
+    const session = await authFor(db).api.getSession({ headers: new Headers({ authorization }) });
+    if (!session) return null;
+    const role = session.user.role ?? "viewer";
+    return { role, allowed: can(role, { environment: ["train"] }) };
+  };
+}
 
 export async function startEnvServer(db: Db, options: EnvServerOptions = {}): Promise<EnvServer> {
   const service = new EnvService(db, {
@@ -45,11 +59,12 @@ export async function startEnvServer(db: Db, options: EnvServerOptions = {}): Pr
   const indexEvery = options.indexEveryMs ?? 30_000;
   if (indexEvery > 0) service.startIndexing(indexEvery);
   const agentgym = { webshop: new AgentGymIds(), alfworld: new AgentGymIds() };
+  const session = options.session ?? sessionCheck(db);
 
   const server = http.createServer((req, res) => {
     void (async () => {
       try {
-        authorize(req.socket.remoteAddress, req.headers.authorization, options.token);
+        await authorize(req.socket.remoteAddress, req.headers.authorization, options.token, session);
         const url = new URL(req.url ?? "/", "http://localhost");
         if (await handleRunsApi(service, req, res, url.pathname)) return;
         if (await handleAgentGym(service, agentgym, req, res, url)) return;
@@ -75,18 +90,26 @@ export async function startEnvServer(db: Db, options: EnvServerOptions = {}): Pr
         `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\ncontent-type: application/json\r\n\r\n${JSON.stringify(body)}`,
       );
     };
-    try {
-      authorize(req.socket.remoteAddress, req.headers.authorization, options.token);
-    } catch (error) {
-      refuse(401, { type: "error", data: errorData(error) });
-      return;
-    }
-    const defaults = openenv?.route === "/ws" ? openenv.defaults : undefined;
-    if (!defaults) {
-      refuse(404, { type: "error", data: { message: `no WebSocket at ${url.pathname}`, code: "NOT_FOUND" } });
-      return;
-    }
-    wss.handleUpgrade(req, socket, head, (ws) => serveOpenenvWs(service, ws, defaults));
+    void (async () => {
+      try {
+        await authorize(req.socket.remoteAddress, req.headers.authorization, options.token, session);
+      } catch (error) {
+        refuse(error instanceof EnvServerError ? error.status : 401, {
+          type: "error",
+          data: errorData(error),
+        });
+        return;
+      }
+      const defaults = openenv?.route === "/ws" ? openenv.defaults : undefined;
+      if (!defaults) {
+        refuse(404, {
+          type: "error",
+          data: { message: `no WebSocket at ${url.pathname}`, code: "NOT_FOUND" },
+        });
+        return;
+      }
+      wss.handleUpgrade(req, socket, head, (ws) => serveOpenenvWs(service, ws, defaults));
+    })();
   });
 
   await new Promise<void>((resolve, reject) => {

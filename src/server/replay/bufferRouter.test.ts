@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDb, type TestDb } from "../../../tests/helpers/testDb";
 import { bufferRouter } from "../api/routers/buffer";
+import { signedIn } from "../api/testing";
 import { createCallerFactory } from "../api/trpc";
 import { forgetReplayBuffer } from "./sharedReplayBuffer";
 import { indexPending, rebuildIndex } from "./syncSteps";
@@ -26,7 +27,7 @@ afterAll(async () => {
 
 describe("bufferRouter", () => {
   it("reports pending steps before indexing, and rows, embedder and index after", async () => {
-    const caller = createCaller({ db: t.db });
+    const caller = createCaller(signedIn(t.db));
     const before = await caller.stats();
     expect(before).toMatchObject({
       status: "ok",
@@ -63,7 +64,7 @@ describe("bufferRouter", () => {
   });
 
   it("lists a step's neighbours, itself excluded, best first, filtered by source", async () => {
-    const caller = createCaller({ db: t.db });
+    const caller = createCaller(signedIn(t.db));
     const step = await t.db.step.findFirstOrThrow({
       where: { action: "open fridge 1", state: { not: { contains: "visit" } } },
     });
@@ -85,7 +86,7 @@ describe("bufferRouter", () => {
   });
 
   it("searches free text in one domain or all", async () => {
-    const caller = createCaller({ db: t.db });
+    const caller = createCaller(signedIn(t.db));
     const { results } = await caller.search({ text: "rosewood lipstick buy now", k: 2 });
     expect(results).toHaveLength(2);
     expect(results[0]?.domain).toBe("shop");
@@ -95,7 +96,7 @@ describe("bufferRouter", () => {
   });
 
   it("answers again after the buffer is rebuilt under the cached store", async () => {
-    const caller = createCaller({ db: t.db });
+    const caller = createCaller(signedIn(t.db));
     expect(await rebuildIndex(t.db)).toMatchObject({ indexed: 16, total: 16 });
     expect(await caller.stats()).toMatchObject({ status: "ok", pendingSteps: 0, totalRows: 16 });
     const { results } = await caller.search({ text: "open fridge", domain: "household", k: 1 });

@@ -4,6 +4,7 @@ import { parseRunConfig } from "@/core/train/config";
 import { createHouseholdOfflineDb, type TestDb } from "../../../tests/helpers/testDb";
 import { createHandlers } from "../../../worker/handlers";
 import { createCaller } from "../api/root";
+import { signedIn } from "../api/testing";
 import { runOneJob } from "../queue/worker";
 import { reconcile } from "../replay/reconcile";
 import { forgetReplayBuffer, withReplayBuffer } from "../replay/sharedReplayBuffer";
@@ -36,7 +37,7 @@ const config = parseRunConfig({
 
 describe("deleting a run the worker trained", () => {
   it("removes it from the database and the replay buffer through the router; reconcile then finds nothing", async () => {
-    const caller = createCaller({ db: t.db });
+    const caller = createCaller(signedIn(t.db));
     const { runId } = await createRun(t.db, config);
     const work = () =>
       runOneJob({ db: t.db, workerId: "w", handlers: createHandlers(), leaseMs: 60_000, heartbeatMs: 1_000 });

@@ -2,6 +2,7 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createTestDb, type TestDb } from "../../../tests/helpers/testDb";
 import { createCaller } from "../api/root";
+import { signedIn } from "../api/testing";
 import { SAMPLE_FILE } from "../demo/sampleFile";
 import { reconcile } from "../replay/reconcile";
 import { forgetReplayBuffer, withReplayBuffer } from "../replay/sharedReplayBuffer";
@@ -25,7 +26,7 @@ afterEach(async () => {
 
 describe("imports in the trajectories router", () => {
   it("lists imports, previews and deletes one with its LanceDB rows, and says NOT_FOUND after", async () => {
-    const caller = createCaller({ db: t.db });
+    const caller = createCaller(signedIn(t.db));
     const sample = await importTrajectoriesFile(t.db, SAMPLE_FILE, "samples/web-navigation.jsonl");
     await writeImport(t.db, "mine.jsonl", [importLine("web:mine", "Open my page", 3)]);
     await indexPending(t.db);

@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { Allowed } from "@/features/auth/components/Allowed";
 import { LaunchForm } from "@/features/runs/components/LaunchForm";
 
 export default function Page() {
@@ -8,7 +9,9 @@ export default function Page() {
       <p className="sub">
         Start from a preset, change any setting, launch. <Link href="/runs">Back to runs</Link>
       </p>
-      <LaunchForm />
+      <Allowed permission="run:launch" explain="launch runs">
+        <LaunchForm />
+      </Allowed>
     </>
   );
 }

@@ -3,8 +3,8 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useRouter, useSearchParams } from "next/navigation";
 import { useEffect, useMemo, useRef, useState } from "react";
+import { useMe } from "@/features/auth/lib/useMe";
 import { type CheatsheetEntry, ShortcutCheatsheet } from "@/features/shared/components/ShortcutCheatsheet";
-import { useReviewerName } from "@/features/shared/lib/reviewerName";
 import { useKeyboardShortcuts } from "@/features/shared/useKeyboardShortcuts";
 import { type AnnotationFilter, exportStatuses } from "@/shared/annotationFilter";
 import { REVIEWED_STATUSES, type ReviewAction } from "@/shared/enums";
@@ -12,13 +12,13 @@ import { useTRPC } from "@/trpc/react";
 import styles from "../annotations.module.css";
 import { queueQuery, readQueueParams, STATUS_TABS } from "../lib/queueParams";
 import { useItemLock } from "../lib/useItemLock";
-import { AnnotatorGate, WhoAmI } from "./AnnotatorGate";
 import { QueueList } from "./QueueList";
 import { QueueToolbar } from "./QueueToolbar";
 import { ReviewHeader } from "./ReviewHeader";
 import { ReviewHistory } from "./ReviewHistory";
 import { StepContext } from "./StepContext";
 import { TraceReview } from "./TraceReview";
+import { WhoAmI } from "./WhoAmI";
 
 const CHEATSHEET: CheatsheetEntry[] = [
   { keys: ["j", "↓"], description: "next trace" },
@@ -73,8 +73,10 @@ export function AnnotationQueue() {
   const router = useRouter();
   const params = useSearchParams();
   const filter = useMemo(() => readQueueParams(new URLSearchParams(params.toString())), [params]);
-  const [name, setName] = useReviewerName();
-  const me = name || null;
+  const signedIn = useMe();
+  // Locks and reviews are recorded under the signed-in email; other roles read the queue without taking locks.
+  const me = signedIn?.email ?? null;
+  const canReview = Boolean(signedIn?.permissions.includes("annotation:review"));
 
   const list = useQuery({ ...trpc.annotations.list.queryOptions(filter), refetchInterval: REFRESH_MS });
   const counts = useQuery({
@@ -115,7 +117,7 @@ export function AnnotationQueue() {
     enabled: selectedId !== null,
   });
   const item = detail.data && detail.data.id === selectedId ? detail.data : undefined;
-  const lock = useItemLock(me ? selectedId : null, me);
+  const lock = useItemLock(canReview ? selectedId : null, canReview ? me : null);
 
   // Moving through the queue should not wait on the server.
   useEffect(() => {
@@ -159,7 +161,7 @@ export function AnnotationQueue() {
   );
 
   const act = (action: ReviewAction) => {
-    if (!item || !me || review.isPending) return;
+    if (!item || !canReview || review.isPending) return;
     // Nothing to ask the server: a pending trace has nothing to reopen, whoever holds it.
     if (action === "reopen" && item.status === "pending")
       return setNotice({
@@ -171,11 +173,11 @@ export function AnnotationQueue() {
       return setLockNudge(ACTION_NAMES[action]);
     }
     if (action === "edit") return setDraft(item.correction ?? item.teacherText);
-    review.mutate({ id: item.id, author: me, action });
+    review.mutate({ id: item.id, action });
   };
   const save = () => {
-    if (!item || !me || draft === null) return;
-    review.mutate({ id: item.id, author: me, action: "edit", correction: draft });
+    if (!item || !canReview || draft === null) return;
+    review.mutate({ id: item.id, action: "edit", correction: draft });
   };
   const move = (by: number) => {
     if (items.length === 0) return;
@@ -233,8 +235,7 @@ export function AnnotationQueue() {
     />
   );
 
-  if (name === undefined) return null;
-  if (!me) return <AnnotatorGate onName={setName} />;
+  if (!signedIn) return null;
 
   return (
     <>
@@ -251,7 +252,7 @@ export function AnnotationQueue() {
             <kbd>?</kbd> all shortcuts
           </button>
         </span>
-        <WhoAmI name={me} onChange={() => setName("")} />
+        <WhoAmI name={signedIn.name} role={signedIn.role} canReview={canReview} />
       </div>
       {toolbar}
       {list.error ? <div className="error">{list.error.message}</div> : null}
@@ -270,7 +271,7 @@ export function AnnotationQueue() {
             items={items}
             total={list.data?.total ?? 0}
             selectedId={selectedId}
-            me={me}
+            me={me ?? ""}
             onSelect={setSelectedId}
           />
           <div className={styles.detail}>

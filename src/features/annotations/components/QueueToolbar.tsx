@@ -1,6 +1,7 @@
 "use client";
 
 import type { RefObject } from "react";
+import { Allowed } from "@/features/auth/components/Allowed";
 import { type AnnotationFilter, exportStatuses } from "@/shared/annotationFilter";
 import { REVIEWED_STATUSES } from "@/shared/enums";
 import styles from "../annotations.module.css";
@@ -88,21 +89,23 @@ export function QueueToolbar({
                 ? `only ${REVIEWED_STATUSES.join(" and ")} traces are exported`
                 : "nothing reviewed here yet"}
         </span>
-        <a
-          ref={exportRef}
-          className={`button ${styles.exportButton}`}
-          href={exportable ? exportHref(filter) : undefined}
-          download={exportable ? "" : undefined}
-          aria-disabled={!exportable}
-          title="Download the reviewed SFT dataset (JSONL) under these filters (x)"
-          onClick={(e) => {
-            if (exportable) return;
-            e.preventDefault();
-            onExportUnavailable();
-          }}
-        >
-          Export JSONL <kbd>x</kbd>
-        </a>
+        <Allowed permission="annotation:export">
+          <a
+            ref={exportRef}
+            className={`button ${styles.exportButton}`}
+            href={exportable ? exportHref(filter) : undefined}
+            download={exportable ? "" : undefined}
+            aria-disabled={!exportable}
+            title="Download the reviewed SFT dataset (JSONL) under these filters (x)"
+            onClick={(e) => {
+              if (exportable) return;
+              e.preventDefault();
+              onExportUnavailable();
+            }}
+          >
+            Export JSONL <kbd>x</kbd>
+          </a>
+        </Allowed>
         {exportNotice ? (
           <div
             className={`${styles.notice} ${styles.exportNotice}`}

@@ -46,7 +46,7 @@ export function useItemLock(
       enqueue(async () => {
         if (!live) return;
         try {
-          const held = await client.annotations.lock.mutate({ id, author });
+          const held = await client.annotations.lock.mutate({ id });
           if (!live) return;
           setState({ kind: "held", until: held.lockExpiresAt });
           timer = setTimeout(take, RENEW_MS);
@@ -59,7 +59,7 @@ export function useItemLock(
       });
     // Closing the tab or leaving the site unmounts nothing, so the cleanup below would never run: the page's own
     // last request frees the trace instead of leaving it locked for five minutes.
-    const releaseOnLeave = () => releaseWhileLeaving(id, author);
+    const releaseOnLeave = () => releaseWhileLeaving(id);
     window.addEventListener("pagehide", releaseOnLeave);
     setState({ kind: "taking" });
     take();
@@ -67,7 +67,7 @@ export function useItemLock(
       live = false;
       clearTimeout(timer);
       window.removeEventListener("pagehide", releaseOnLeave);
-      enqueue(() => client.annotations.release.mutate({ id, author }));
+      enqueue(() => client.annotations.release.mutate({ id }));
     };
   }, [id, author, client, attempt]);
 
@@ -91,11 +91,11 @@ export function lockStateOfError(error: unknown, message: string): LockState {
  * A keepalive request outlives the page that sends it, unlike the tRPC client's. The body is what the client would
  * send for this one mutation: the input under `json`, as superjson writes plain strings.
  */
-function releaseWhileLeaving(id: string, author: string): void {
+function releaseWhileLeaving(id: string): void {
   void fetch("/api/trpc/annotations.release", {
     method: "POST",
     keepalive: true,
     headers: { "content-type": "application/json" },
-    body: JSON.stringify({ json: { id, author } }),
+    body: JSON.stringify({ json: { id } }),
   }).catch(() => {});
 }

@@ -4,6 +4,7 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRouter, useSearchParams } from "next/navigation";
 import { useEffect, useMemo, useState } from "react";
+import { useMe } from "@/features/auth/lib/useMe";
 import { FlagButton } from "@/features/flags/components/FlagButton";
 import { FlagPanel } from "@/features/flags/components/FlagPanel";
 import { FlagUnavailable } from "@/features/flags/components/FlagUnavailable";
@@ -94,7 +95,12 @@ export function EpisodeStepper({ id }: { id: string }) {
 
   const move = (to: (index: number) => number) =>
     setRequested((index) => Math.min(Math.max(0, to(Math.min(index, last))), last));
-  const flagUnavailable = query.data ? flagUnavailableReason(query.data.source) : null;
+  const me = useMe();
+  const flagUnavailable = !query.data
+    ? null
+    : me && !me.permissions.includes("step:flag")
+      ? `Your role (${me.role}) may not flag steps; researchers flag hallucinated transitions.`
+      : flagUnavailableReason(query.data.source);
   const openFlag = () => {
     if (steps.length === 0) return;
     if (flagUnavailable) setFlagRefused(true);

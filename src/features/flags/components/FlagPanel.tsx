@@ -1,7 +1,7 @@
 "use client";
 
 import { useState } from "react";
-import { useReviewerName } from "@/features/shared/lib/reviewerName";
+import { useMe } from "@/features/auth/lib/useMe";
 import { FLAG_CATEGORY_LABELS, FlagCategory } from "@/shared/enums";
 import styles from "../flags.module.css";
 import { FlagCategoryOptions } from "./FlagCategoryOptions";
@@ -20,28 +20,20 @@ const categoryOf = (value: string | null): FlagCategory => {
 };
 
 /**
- * A step's flag: the form to flag it as a hallucinated transition with a category and a note, signed with the
- * reviewer's name (the one the annotation queue asks for), or, once flagged, the flag with the way to change or
- * withdraw it.
+ * A step's flag: the form to flag it as a hallucinated transition with a category and a note, signed by whoever
+ * is signed in, or, once flagged, the flag with the way to change or withdraw it (for roles that may flag).
  */
 export function FlagPanel({ trajectoryId, step, editing, onEditingChange }: Props) {
   const { flag, unflag } = useFlagMutations(trajectoryId);
-  const [name, setName] = useReviewerName();
-  const [nameDraft, setNameDraft] = useState("");
+  const me = useMe();
+  const canFlag = Boolean(me?.permissions.includes("step:flag"));
   const [note, setNote] = useState(step.flagNote ?? "");
   const [category, setCategory] = useState<FlagCategory>(categoryOf(step.flagCategory));
-  const [missingName, setMissingName] = useState(false);
   const error = flag.error ?? unflag.error;
 
   if (editing) {
     const submit = () => {
-      const author = name || nameDraft.trim();
-      if (!author) return setMissingName(true);
-      if (!name) setName(author);
-      flag.mutate(
-        { id: step.id, note: note.trim(), category, author },
-        { onSuccess: () => onEditingChange(false) },
-      );
+      flag.mutate({ id: step.id, note: note.trim(), category }, { onSuccess: () => onEditingChange(false) });
     };
     return (
       <form
@@ -63,29 +55,11 @@ export function FlagPanel({ trajectoryId, step, editing, onEditingChange }: Prop
               <FlagCategoryOptions />
             </select>
           </label>
-          {name ? (
+          {me ? (
             <span className="hint" data-testid="flag-as">
-              flagging as <strong>{name}</strong>{" "}
-              <button type="button" className="hint" style={{ padding: "0 6px" }} onClick={() => setName("")}>
-                change
-              </button>
+              flagging as <strong>{me.name}</strong>
             </span>
-          ) : (
-            <label className="field">
-              Your name
-              <input
-                type="text"
-                aria-label="Your name"
-                maxLength={64}
-                placeholder="e.g. Ada Lovelace"
-                value={nameDraft}
-                onChange={(e) => {
-                  setNameDraft(e.target.value);
-                  setMissingName(false);
-                }}
-              />
-            </label>
-          )}
+          ) : null}
         </div>
         <label className="field">
           What is hallucinated in this transition?
@@ -115,12 +89,6 @@ export function FlagPanel({ trajectoryId, step, editing, onEditingChange }: Prop
             <kbd>Ctrl</kbd>+<kbd>Enter</kbd> to save · <kbd>Esc</kbd> to cancel
           </span>
         </div>
-        {missingName ? (
-          <div className="error" role="alert" data-testid="flag-name-missing">
-            Enter your name: a flag records who made it (kept in this browser, the same name the annotation
-            queue uses).
-          </div>
-        ) : null}
         {error ? <div className="error">{error.message}</div> : null}
       </form>
     );
@@ -147,21 +115,23 @@ export function FlagPanel({ trajectoryId, step, editing, onEditingChange }: Prop
           {step.flagNote ?? <span className="hint">no note</span>}
         </div>
       </div>
-      <div className={styles.actions}>
-        <button
-          type="button"
-          onClick={() => {
-            setNote(step.flagNote ?? "");
-            setCategory(categoryOf(step.flagCategory));
-            onEditingChange(true);
-          }}
-        >
-          Edit flag
-        </button>
-        <button type="button" disabled={unflag.isPending} onClick={() => unflag.mutate({ id: step.id })}>
-          Unflag
-        </button>
-      </div>
+      {canFlag ? (
+        <div className={styles.actions}>
+          <button
+            type="button"
+            onClick={() => {
+              setNote(step.flagNote ?? "");
+              setCategory(categoryOf(step.flagCategory));
+              onEditingChange(true);
+            }}
+          >
+            Edit flag
+          </button>
+          <button type="button" disabled={unflag.isPending} onClick={() => unflag.mutate({ id: step.id })}>
+            Unflag
+          </button>
+        </div>
+      ) : null}
     </div>
   );
 }

@@ -4,6 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { isRealDomainName } from "@/core/envs/names";
+import { Allowed } from "@/features/auth/components/Allowed";
 import { SourceBadge } from "@/features/shared/components/Badges";
 import { formatReward } from "@/features/shared/lib/formatReward";
 import { FLAG_CATEGORY_LABELS, FlagCategory } from "@/shared/enums";
@@ -132,19 +133,21 @@ export function FlaggedSteps() {
         <span className="hint" data-testid="flagged-count">
           {list.isLoading ? "loading…" : `${total} flagged step${total === 1 ? "" : "s"}`}
         </span>
-        <a
-          className={`button ${styles.exportButton}`}
-          href={total > 0 ? flaggedExportHref(filter) : undefined}
-          download={total > 0 ? "" : undefined}
-          aria-disabled={total === 0}
-          title={
-            total > 0
-              ? "Download these flagged steps as JSONL regression cases for the experience model"
-              : "No flagged step under these filters to export"
-          }
-        >
-          Export regression cases (JSONL)
-        </a>
+        <Allowed permission="step:export">
+          <a
+            className={`button ${styles.exportButton}`}
+            href={total > 0 ? flaggedExportHref(filter) : undefined}
+            download={total > 0 ? "" : undefined}
+            aria-disabled={total === 0}
+            title={
+              total > 0
+                ? "Download these flagged steps as JSONL regression cases for the experience model"
+                : "No flagged step under these filters to export"
+            }
+          >
+            Export regression cases (JSONL)
+          </a>
+        </Allowed>
       </div>
 
       {shownRuns.map((id) => (

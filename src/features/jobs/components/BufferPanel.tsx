@@ -2,6 +2,7 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
+import { Allowed } from "@/features/auth/components/Allowed";
 import { useTRPC } from "@/trpc/react";
 
 /** The replay buffer's state, and the jobs that maintain it and feed the annotation queue. */
@@ -33,14 +34,16 @@ export function BufferPanel() {
           </p>
         </div>
       ) : null}
-      <div className="filters">
-        <button type="button" onClick={() => index.mutate({ rebuild: false })}>
-          Index pending steps
-        </button>
-        <button type="button" onClick={() => index.mutate({ rebuild: true })}>
-          Rebuild from the database
-        </button>
-      </div>
+      <Allowed permission="data:index">
+        <div className="filters">
+          <button type="button" onClick={() => index.mutate({ rebuild: false })}>
+            Index pending steps
+          </button>
+          <button type="button" onClick={() => index.mutate({ rebuild: true })}>
+            Rebuild from the database
+          </button>
+        </div>
+      </Allowed>
       <h2>Teacher reasoning traces</h2>
       <p className="hint">
         The teacher explains offline transitions; its traces go to the annotation queue for review.
@@ -66,9 +69,11 @@ export function BufferPanel() {
             onChange={(e) => setLimit(Number(e.target.value))}
           />
         </label>
-        <button type="button" className="primary" onClick={() => teacher.mutate({ domain, limit, k: 4 })}>
-          Write traces
-        </button>
+        <Allowed permission="data:teacher">
+          <button type="button" className="primary" onClick={() => teacher.mutate({ domain, limit, k: 4 })}>
+            Write traces
+          </button>
+        </Allowed>
       </div>
       {teacher.error ? <div className="error">{teacher.error.message}</div> : null}
     </section>

@@ -2,6 +2,7 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
+import { Allowed } from "@/features/auth/components/Allowed";
 import { ConfirmDialog } from "@/features/shared/components/ConfirmDialog";
 import { countOf, listOf } from "@/features/shared/lib/countOf";
 import { useTRPC } from "@/trpc/react";
@@ -44,13 +45,15 @@ export function ImportsPanel() {
                 <td>{i.steps.toLocaleString("en-US")}</td>
                 <td className="hint">{i.firstImportedAt.toLocaleString()}</td>
                 <td>
-                  <button
-                    type="button"
-                    aria-label={`Delete import ${i.name}`}
-                    onClick={() => setDeleting(i.name)}
-                  >
-                    Delete
-                  </button>
+                  <Allowed permission="data:delete">
+                    <button
+                      type="button"
+                      aria-label={`Delete import ${i.name}`}
+                      onClick={() => setDeleting(i.name)}
+                    >
+                      Delete
+                    </button>
+                  </Allowed>
                 </td>
               </tr>
             ))}

@@ -8,6 +8,8 @@ import {
   IMPORT_FORMATS,
   type ImportFormat,
 } from "@/core/trajectories/formats";
+import { Allowed } from "@/features/auth/components/Allowed";
+import { useCan } from "@/features/auth/lib/useMe";
 import { isActiveStatus, JobStatus } from "@/shared/enums";
 import { useTRPC } from "@/trpc/react";
 import { BufferPanel } from "./BufferPanel";
@@ -157,6 +159,7 @@ export function JobsPage() {
   const queryClient = useQueryClient();
   // Live status: poll while the page is open.
   const jobs = useQuery({ ...trpc.jobs.list.queryOptions({ limit: 50 }), refetchInterval: 1_000 });
+  const canCancel = useCan("job:cancel");
   const cancel = useMutation(
     trpc.jobs.cancel.mutationOptions({
       onSuccess: () => void queryClient.invalidateQueries({ queryKey: trpc.jobs.list.queryKey() }),
@@ -165,8 +168,12 @@ export function JobsPage() {
   return (
     <div style={{ display: "grid", gap: 14 }}>
       <div style={{ display: "grid", gridTemplateColumns: "1fr 1fr 1fr", gap: 14 }}>
-        <ImportForm />
-        <CollectForm />
+        <Allowed permission="data:import" explain="import trajectories">
+          <ImportForm />
+        </Allowed>
+        <Allowed permission="data:collect" explain="collect offline data">
+          <CollectForm />
+        </Allowed>
         <BufferPanel />
       </div>
       <ImportsPanel />
@@ -208,7 +215,7 @@ export function JobsPage() {
               </td>
               <td className="hint">{job.createdAt.toLocaleString()}</td>
               <td>
-                {isActiveStatus(job.status) ? (
+                {isActiveStatus(job.status) && canCancel ? (
                   <button
                     type="button"
                     disabled={job.cancelRequested}

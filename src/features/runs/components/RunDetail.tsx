@@ -4,6 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { isRealDomainName } from "@/core/envs/names";
 import { methodLabelOf } from "@/core/train/methods";
+import { Allowed } from "@/features/auth/components/Allowed";
 import { NotFound } from "@/features/shared/components/NotFound";
 import { isActiveStatus } from "@/shared/enums";
 import { isNotFound, useTRPC } from "@/trpc/react";
@@ -186,8 +187,10 @@ export function RunDetail({ id }: { id: string }) {
             Where the model is gamed
           </Link>
         )}
-        {external && !isActiveStatus(r.status) ? null : <RunActions id={r.id} status={r.status} />}
-        {isActiveStatus(r.status) ? null : <DeleteRun id={r.id} />}
+        <Allowed permission="run:cancel">
+          {external && !isActiveStatus(r.status) ? null : <RunActions id={r.id} status={r.status} />}
+        </Allowed>
+        <Allowed permission="run:delete">{isActiveStatus(r.status) ? null : <DeleteRun id={r.id} />}</Allowed>
       </div>
       <p className="sub" style={{ margin: 0 }}>
         {methodLabelOf(r.method)} · {r.algorithm.toUpperCase()} · {r.domain} · created{" "}

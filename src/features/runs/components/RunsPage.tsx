@@ -5,6 +5,7 @@ import Link from "next/link";
 import { useRouter, useSearchParams } from "next/navigation";
 import { useState } from "react";
 import { methodLabelOf } from "@/core/train/methods";
+import { Allowed } from "@/features/auth/components/Allowed";
 import { isActiveStatus } from "@/shared/enums";
 import { useTRPC } from "@/trpc/react";
 import { budgetText, count, iterationsText, pct, progressPercent } from "../format";
@@ -28,9 +29,11 @@ export function RunsPage() {
   return (
     <div className={styles.page}>
       <div className={styles.toolbar}>
-        <Link href="/runs/new" className="button" style={{ background: "var(--accent)", color: "#fff" }}>
-          New run
-        </Link>
+        <Allowed permission="run:launch">
+          <Link href="/runs/new" className="button" style={{ background: "var(--accent)", color: "#fff" }}>
+            New run
+          </Link>
+        </Allowed>
         <button
           type="button"
           disabled={selected.length === 0}
@@ -139,7 +142,9 @@ export function RunsPage() {
                   </td>
                   <td>
                     <div className={styles.actions}>
-                      <RunActions id={run.id} status={run.status} />
+                      <Allowed permission="run:cancel">
+                        <RunActions id={run.id} status={run.status} />
+                      </Allowed>
                     </div>
                   </td>
                 </tr>

@@ -2,6 +2,8 @@
 
 import Link from "next/link";
 import { usePathname } from "next/navigation";
+import { UserMenu } from "@/features/auth/components/UserMenu";
+import { useCan } from "@/features/auth/lib/useMe";
 
 const LINKS = [
   { href: "/trajectories", label: "Trajectories" },
@@ -15,17 +17,29 @@ const LINKS = [
 
 export function Nav() {
   const pathname = usePathname();
+  const managesPeople = useCan("user:list");
+  if (pathname.startsWith("/sign-in"))
+    return (
+      <nav className="nav" aria-label="Main">
+        <div className="brand">
+          DreamGym
+          <small>experience synthesis for agent RL</small>
+        </div>
+      </nav>
+    );
+  const links = managesPeople ? [...LINKS, { href: "/users", label: "Users" }] : LINKS;
   return (
     <nav className="nav" aria-label="Main">
       <div className="brand">
         DreamGym
         <small>experience synthesis for agent RL</small>
       </div>
-      {LINKS.map((link) => (
+      {links.map((link) => (
         <Link key={link.href} href={link.href} className={pathname.startsWith(link.href) ? "active" : ""}>
           {link.label}
         </Link>
       ))}
+      <UserMenu />
     </nav>
   );
 }

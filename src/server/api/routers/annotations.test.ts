@@ -9,6 +9,7 @@ import { LOCK_TTL_MS, takeLock } from "../../annotations/lock";
 import { collectOffline } from "../../collect/collectOffline";
 import { writeTeacherTraces } from "../../experience/teacherTraces";
 import { appRouter, createCaller } from "../root";
+import { signedIn } from "../testing";
 
 let t: TestDb;
 const settings = { ...DEFAULT_EXPERIENCE_SETTINGS, k: 0 };
@@ -52,34 +53,38 @@ async function firstIds(n: number, teacher = "retrieval-teacher-v1"): Promise<st
   return rows.map((r) => r.id);
 }
 
+/** The annotation router as the annotator `who` (their email is what locks and reviews record). */
+const as = (who: string) => createCaller(signedIn(t.db, "annotator", who));
+
 describe("annotation locks", () => {
   it("lets one annotator at a time hold a trace, and another take it once the lock expired", async () => {
-    const caller = createCaller({ db: t.db });
     const [id] = await firstIds(1);
-    const held = await caller.annotations.lock({ id: id!, author: "alice" });
+    const held = await as("alice").annotations.lock({ id: id! });
     expect(held.lockedBy).toBe("alice");
     expect(held.lockExpiresAt.getTime() - Date.now()).toBeGreaterThan(LOCK_TTL_MS - 5_000);
 
-    await expect(caller.annotations.lock({ id: id!, author: "bob" })).rejects.toMatchObject({
+    await expect(as("bob").annotations.lock({ id: id! })).rejects.toMatchObject({
       code: "CONFLICT",
       message: expect.stringMatching(/^This trace is locked by alice until \d{4}-\d\d-\d\dT/),
     });
-    await expect(
-      caller.annotations.review({ id: id!, author: "bob", action: "accept" }),
-    ).rejects.toMatchObject({ code: "CONFLICT", message: expect.stringMatching(/locked by alice/) });
+    await expect(as("bob").annotations.review({ id: id!, action: "accept" })).rejects.toMatchObject({
+      code: "CONFLICT",
+      message: expect.stringMatching(/locked by alice/),
+    });
     // Bob cannot free Alice's lock either; renewing her own lock is fine.
-    expect(await caller.annotations.release({ id: id!, author: "bob" })).toEqual({ released: false });
-    expect((await caller.annotations.lock({ id: id!, author: "alice" })).lockedBy).toBe("alice");
+    expect(await as("bob").annotations.release({ id: id! })).toEqual({ released: false });
+    expect((await as("alice").annotations.lock({ id: id! })).lockedBy).toBe("alice");
     expect((await t.db.annotation.findUniqueOrThrow({ where: { id: id! } })).status).toBe("pending");
 
     // Alice's tab went away: her lock, taken long ago, has run out, and Bob may take the trace.
     await takeLock(t.db, id!, "alice", { now: new Date(Date.now() - 2 * LOCK_TTL_MS) });
-    expect((await caller.annotations.lock({ id: id!, author: "bob" })).lockedBy).toBe("bob");
-    await expect(
-      caller.annotations.review({ id: id!, author: "alice", action: "reject" }),
-    ).rejects.toMatchObject({ code: "CONFLICT", message: expect.stringMatching(/locked by bob/) });
-    await caller.annotations.review({ id: id!, author: "bob", action: "accept" });
-    expect(await caller.annotations.release({ id: id!, author: "bob" })).toEqual({ released: true });
+    expect((await as("bob").annotations.lock({ id: id! })).lockedBy).toBe("bob");
+    await expect(as("alice").annotations.review({ id: id!, action: "reject" })).rejects.toMatchObject({
+      code: "CONFLICT",
+      message: expect.stringMatching(/locked by bob/),
+    });
+    await as("bob").annotations.review({ id: id!, action: "accept" });
+    expect(await as("bob").annotations.release({ id: id! })).toEqual({ released: true });
     const row = await t.db.annotation.findUniqueOrThrow({ where: { id: id! } });
     expect(row).toMatchObject({ status: "accepted", author: "bob", lockedBy: null, lockExpiresAt: null });
   });
@@ -92,10 +97,10 @@ describe("annotation locks", () => {
       req: new Request("http://localhost/api/trpc/annotations.lock", {
         method: "POST",
         headers: { "content-type": "application/json" },
-        body: JSON.stringify({ json: { id, author: "bob" } }),
+        body: JSON.stringify({ json: { id } }),
       }),
       router: appRouter,
-      createContext: async () => ({ db: t.db }),
+      createContext: async () => signedIn(t.db, "annotator", "bob"),
     });
     expect(response.status).toBe(409);
     const body = (await response.json()) as { error: { json: { data: { lock: unknown } } } };
@@ -106,15 +111,13 @@ describe("annotation locks", () => {
   });
 
   it("refuses a review from someone whose lock expired or who never took one", async () => {
-    const caller = createCaller({ db: t.db });
     const [a, b] = await firstIds(2);
-    await expect(
-      caller.annotations.review({ id: a!, author: "alice", action: "accept" }),
-    ).rejects.toMatchObject({ code: "CONFLICT", message: expect.stringMatching(/do not hold the lock/) });
+    await expect(as("alice").annotations.review({ id: a!, action: "accept" })).rejects.toMatchObject({
+      code: "CONFLICT",
+      message: expect.stringMatching(/do not hold the lock/),
+    });
     await takeLock(t.db, b!, "alice", { now: new Date(Date.now() - 2 * LOCK_TTL_MS) });
-    await expect(
-      caller.annotations.review({ id: b!, author: "alice", action: "accept" }),
-    ).rejects.toMatchObject({
+    await expect(as("alice").annotations.review({ id: b!, action: "accept" })).rejects.toMatchObject({
       code: "CONFLICT",
       message: expect.stringMatching(/^Your lock on this trace expired; open it again/),
     });
@@ -146,40 +149,43 @@ describe("annotation locks", () => {
   });
 
   it("says which id is missing", async () => {
-    const caller = createCaller({ db: t.db });
-    await expect(caller.annotations.lock({ id: "no-such-id", author: "alice" })).rejects.toMatchObject({
+    const caller = createCaller(signedIn(t.db));
+    await expect(as("alice").annotations.lock({ id: "no-such-id" })).rejects.toMatchObject({
       code: "NOT_FOUND",
       message: "No annotation with id no-such-id",
     });
     await expect(caller.annotations.get({ id: "no-such-id" })).rejects.toMatchObject({ code: "NOT_FOUND" });
-    await expect(caller.annotations.lock({ id: "x", author: "  " })).rejects.toMatchObject({
-      code: "BAD_REQUEST",
-      message: expect.stringMatching(/enter your name/),
+    // Nobody signed in may lock nothing, and a viewer may look but not review.
+    await expect(createCaller({ db: t.db, user: null }).annotations.lock({ id: "x" })).rejects.toMatchObject({
+      code: "UNAUTHORIZED",
     });
+    await expect(
+      createCaller(signedIn(t.db, "viewer")).annotations.lock({ id: "no-such-id" }),
+    ).rejects.toMatchObject({ code: "FORBIDDEN", message: "Your role (viewer) may not review annotation" });
   });
 });
 
 describe("annotation reviews", () => {
   it("writes each review and its event together, and keeps who changed what and when", async () => {
-    const caller = createCaller({ db: t.db });
+    const caller = createCaller(signedIn(t.db));
     const [id] = await firstIds(1);
     const original = (await t.db.annotation.findUniqueOrThrow({ where: { id: id! } })).teacherText;
-    await caller.annotations.lock({ id: id!, author: "alice" });
+    await as("alice").annotations.lock({ id: id! });
 
     await expect(
-      caller.annotations.review({ id: id!, author: "alice", action: "edit", correction: "  \n " }),
+      as("alice").annotations.review({ id: id!, action: "edit", correction: "  \n " }),
     ).rejects.toMatchObject({ code: "BAD_REQUEST", message: expect.stringMatching(/correction is empty/) });
     await expect(
-      caller.annotations.review({ id: id!, author: "alice", action: "edit", correction: original }),
+      as("alice").annotations.review({ id: id!, action: "edit", correction: original }),
     ).rejects.toMatchObject({ code: "BAD_REQUEST", message: expect.stringMatching(/accept it instead/) });
-    await expect(
-      caller.annotations.review({ id: id!, author: "alice", action: "reopen" }),
-    ).rejects.toMatchObject({ code: "BAD_REQUEST", message: /already pending/ });
+    await expect(as("alice").annotations.review({ id: id!, action: "reopen" })).rejects.toMatchObject({
+      code: "BAD_REQUEST",
+      message: /already pending/,
+    });
     expect(await t.db.annotationEvent.count()).toBe(0);
 
-    const edited = await caller.annotations.review({
+    const edited = await as("alice").annotations.review({
       id: id!,
-      author: "alice",
       action: "edit",
       correction: "  The search returned the red mug, so clicking it opens its page.  ",
     });
@@ -191,10 +197,10 @@ describe("annotation reviews", () => {
     });
     expect(edited.annotation.reviewedAt).toBeInstanceOf(Date);
 
-    await caller.annotations.review({ id: id!, author: "alice", action: "reopen" });
-    await caller.annotations.release({ id: id!, author: "alice" });
-    await caller.annotations.lock({ id: id!, author: "bob" });
-    await caller.annotations.review({ id: id!, author: "bob", action: "accept" });
+    await as("alice").annotations.review({ id: id!, action: "reopen" });
+    await as("alice").annotations.release({ id: id! });
+    await as("bob").annotations.lock({ id: id! });
+    await as("bob").annotations.review({ id: id!, action: "accept" });
 
     const item = await caller.annotations.get({ id: id! });
     expect(item).toMatchObject({ status: "accepted", correction: null, author: "bob" });
@@ -213,15 +219,15 @@ describe("annotation reviews", () => {
   });
 
   it("filters the queue by status, domain and teacher, with counts per status", async () => {
-    const caller = createCaller({ db: t.db });
+    const caller = createCaller(signedIn(t.db));
     const [a, b, c] = await firstIds(3);
     for (const [id, action] of [
       [a, "accept"],
       [b, "reject"],
       [c, "edit"],
     ] as const) {
-      await caller.annotations.lock({ id: id!, author: "alice" });
-      await caller.annotations.review({ id: id!, author: "alice", action, correction: "Fixed." });
+      await as("alice").annotations.lock({ id: id! });
+      await as("alice").annotations.review({ id: id!, action, correction: "Fixed." });
     }
     const all = await t.db.annotation.count();
     const counts = await caller.annotations.counts({});
@@ -248,9 +254,8 @@ describe("annotation reviews", () => {
 
 describe("reviewed SFT export", () => {
   async function review(id: string, action: "accept" | "edit" | "reject", correction?: string) {
-    const caller = createCaller({ db: t.db });
-    await caller.annotations.lock({ id, author: "alice" });
-    await caller.annotations.review({ id, author: "alice", action, ...(correction ? { correction } : {}) });
+    await as("alice").annotations.lock({ id });
+    await as("alice").annotations.review({ id, action, ...(correction ? { correction } : {}) });
   }
 
   function parse(jsonl: string) {
@@ -268,7 +273,7 @@ describe("reviewed SFT export", () => {
   }
 
   it("holds accepted traces as written and edited ones as corrected, never pending or rejected ones", async () => {
-    const caller = createCaller({ db: t.db });
+    const caller = createCaller(signedIn(t.db));
     const shopIds = (
       await t.db.annotation.findMany({
         where: { step: { trajectory: { domain: "shop" } } },
@@ -281,8 +286,8 @@ describe("reviewed SFT export", () => {
     await review(b!, "edit", "A corrected chain of thought.");
     await review(c!, "reject");
     await review(d!, "edit", "Corrected, then reopened.");
-    await caller.annotations.lock({ id: d!, author: "alice" });
-    await caller.annotations.review({ id: d!, author: "alice", action: "reopen" });
+    await as("alice").annotations.lock({ id: d! });
+    await as("alice").annotations.review({ id: d!, action: "reopen" });
     await review(shopIds[0]!, "accept");
     await review(shopIds[1]!, "edit", "A corrected shop trace.");
     const [secondTeacher] = await firstIds(1, "second-teacher");

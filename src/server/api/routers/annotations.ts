@@ -5,9 +5,9 @@ import { AnnotationError } from "../../annotations/errors";
 import { releaseLock, takeLock } from "../../annotations/lock";
 import { getAnnotation, listQueue, queueCounts } from "../../annotations/queue";
 import { reviewAnnotation } from "../../annotations/review";
-import { AnnotationId, AnnotatorName } from "../../annotations/schema";
+import { AnnotationId } from "../../annotations/schema";
 import { countSftRecords } from "../../experience/exportSft";
-import { createTRPCRouter, publicProcedure, TRPCError } from "../trpc";
+import { allowedTo, createTRPCRouter, readProcedure, TRPCError } from "../trpc";
 
 /** The server's refusals keep their meaning over the wire: NOT_FOUND, CONFLICT (a lock), BAD_REQUEST. */
 function asTrpcError(error: unknown): never {
@@ -16,30 +16,30 @@ function asTrpcError(error: unknown): never {
   throw error;
 }
 
-const Lock = z.object({ id: AnnotationId, author: AnnotatorName });
+const Lock = z.object({ id: AnnotationId });
 
 /** The annotation queue of teacher reasoning traces: browse, lock, review, and size the export. */
 export const annotationsRouter = createTRPCRouter({
-  list: publicProcedure.input(AnnotationFilter).query(({ ctx, input }) => listQueue(ctx.db, input)),
+  list: readProcedure.input(AnnotationFilter).query(({ ctx, input }) => listQueue(ctx.db, input)),
 
-  counts: publicProcedure
+  counts: readProcedure
     .input(AnnotationFilter.pick({ domain: true, teacher: true }))
     .query(({ ctx, input }) => queueCounts(ctx.db, input)),
 
-  get: publicProcedure
+  get: readProcedure
     .input(z.object({ id: AnnotationId }))
     .query(({ ctx, input }) => getAnnotation(ctx.db, input.id).catch(asTrpcError)),
 
-  /** Takes the trace for review, or renews the lock the caller already holds. */
-  lock: publicProcedure
+  /** Takes the trace for review, or renews the lock the caller already holds. Reviewers are who signed in. */
+  lock: allowedTo({ annotation: ["review"] })
     .input(Lock)
-    .mutation(({ ctx, input }) => takeLock(ctx.db, input.id, input.author).catch(asTrpcError)),
+    .mutation(({ ctx, input }) => takeLock(ctx.db, input.id, ctx.user.email).catch(asTrpcError)),
 
-  release: publicProcedure
+  release: allowedTo({ annotation: ["review"] })
     .input(Lock)
-    .mutation(async ({ ctx, input }) => ({ released: await releaseLock(ctx.db, input.id, input.author) })),
+    .mutation(async ({ ctx, input }) => ({ released: await releaseLock(ctx.db, input.id, ctx.user.email) })),
 
-  review: publicProcedure
+  review: allowedTo({ annotation: ["review"] })
     .input(
       Lock.extend({
         action: ReviewAction,
@@ -49,14 +49,14 @@ export const annotationsRouter = createTRPCRouter({
     .mutation(({ ctx, input }) =>
       reviewAnnotation(ctx.db, {
         id: input.id,
-        author: input.author,
+        author: ctx.user.email,
         action: input.action,
         ...(input.correction !== undefined ? { correction: input.correction } : {}),
       }).catch(asTrpcError),
     ),
 
   /** How many records the reviewed SFT export holds under these filters (what the download will contain). */
-  exportCount: publicProcedure.input(AnnotationFilter).query(async ({ ctx, input }) => ({
+  exportCount: readProcedure.input(AnnotationFilter).query(async ({ ctx, input }) => ({
     statuses: exportStatuses(input.status),
     records: await countSftRecords(ctx.db, {
       statuses: exportStatuses(input.status),

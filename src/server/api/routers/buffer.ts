@@ -5,7 +5,7 @@ import { readEmbedderSetting } from "../../replay/embedderSetting";
 import { EmbedderMismatchError } from "../../replay/lanceReplayBuffer";
 import { withReplayBuffer } from "../../replay/sharedReplayBuffer";
 import { STEP_SELECT, stepToTransition } from "../../replay/stepTransition";
-import { createTRPCRouter, publicProcedure, TRPCError } from "../trpc";
+import { createTRPCRouter, readProcedure, TRPCError } from "../trpc";
 
 const K = z.number().int().min(1).max(50).default(8);
 
@@ -20,7 +20,7 @@ function asTrpcError(error: unknown): never {
 /** The replay buffer, for the UI: similar transitions of a step, free-text search, and the buffer's state. */
 export const bufferRouter = createTRPCRouter({
   /** A step and its nearest transitions in the buffer (itself excluded), best first. */
-  neighbours: publicProcedure
+  neighbours: readProcedure
     .input(z.object({ stepId: z.string().min(1), k: K, sources: z.array(TrajectorySource).optional() }))
     .query(async ({ ctx, input }) => {
       const row = await ctx.db.step.findUnique({
@@ -48,7 +48,7 @@ export const bufferRouter = createTRPCRouter({
     }),
 
   /** Free-text search over the buffer, in one domain or all. */
-  search: publicProcedure
+  search: readProcedure
     .input(
       z.object({
         text: z.string().trim().min(1, "type something to search for").max(4000),
@@ -68,7 +68,7 @@ export const bufferRouter = createTRPCRouter({
     }),
 
   /** Rows per domain and source, the embedder, the ANN index, and how many steps still wait to be indexed. */
-  stats: publicProcedure.query(async ({ ctx }) => {
+  stats: readProcedure.query(async ({ ctx }) => {
     const [pendingSteps, indexedSteps, combos, recorded] = await Promise.all([
       ctx.db.step.count({ where: { indexedAt: null } }),
       ctx.db.step.count({ where: { indexedAt: { not: null } } }),

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { decodeCells } from "@/shared/cellCodec";
 import { createTestDb, type TestDb } from "../../../../tests/helpers/testDb";
 import { createCaller } from "../root";
+import { signedIn } from "../testing";
 
 let t: TestDb;
 beforeEach(async () => {
@@ -12,7 +13,7 @@ afterEach(async () => {
 });
 
 async function seedRun() {
-  const caller = createCaller({ db: t.db });
+  const caller = createCaller(signedIn(t.db));
   const { runId } = await caller.runs.create({ method: "dreamgym", domain: "shop", iterations: 3 } as never);
   await t.db.task.createMany({
     data: [
@@ -88,7 +89,7 @@ describe("curriculum router", () => {
   });
 
   it("gives an empty heatmap for a run with no statistics yet, and NOT_FOUND for an unknown run", async () => {
-    const caller = createCaller({ db: t.db });
+    const caller = createCaller(signedIn(t.db));
     const { runId } = await caller.runs.create({ method: "dreamgym", domain: "shop" } as never);
     const map = await caller.curriculum.heatmap({ runId });
     expect(map).toMatchObject({ iterations: [], tasks: [], maxVariance: 0 });

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { runHeatmap, taskIterationStats } from "../../curriculum/heatmap";
 import { runLineage } from "../../curriculum/lineage";
 import type { Db } from "../../db";
-import { createTRPCRouter, publicProcedure, TRPCError } from "../trpc";
+import { createTRPCRouter, readProcedure, TRPCError } from "../trpc";
 
 const RunId = z.object({ runId: z.string().min(1, "runId is required") });
 
@@ -13,7 +13,7 @@ async function requireRun(db: Db, runId: string) {
 
 export const curriculumRouter = createTRPCRouter({
   /** Runs to pick from, with how many per-task statistics each has written so far. */
-  runs: publicProcedure
+  runs: readProcedure
     .input(z.object({ limit: z.number().int().min(1).max(500).default(200) }).prefault({}))
     .query(async ({ ctx, input }) => {
       const runs = await ctx.db.run.findMany({
@@ -38,18 +38,18 @@ export const curriculumRouter = createTRPCRouter({
     }),
 
   /** Reward variance per task and iteration, tasks sorted by mean variance; flat row-major arrays. */
-  heatmap: publicProcedure.input(RunId).query(async ({ ctx, input }) => {
+  heatmap: readProcedure.input(RunId).query(async ({ ctx, input }) => {
     await requireRun(ctx.db, input.runId);
     return runHeatmap(ctx.db, input.runId);
   }),
 
   /** One task's statistics in every iteration of the run: mean reward, success, rollouts, variance. */
-  taskStats: publicProcedure
+  taskStats: readProcedure
     .input(RunId.extend({ taskId: z.string().min(1, "taskId is required") }))
     .query(({ ctx, input }) => taskIterationStats(ctx.db, input.runId, input.taskId)),
 
   /** Seed tasks and the variations the run's curriculum wrote of them, as a depth-first tree. */
-  lineage: publicProcedure
+  lineage: readProcedure
     .input(RunId.extend({ limit: z.number().int().min(1).max(10_000).default(2_000) }))
     .query(async ({ ctx, input }) => {
       await requireRun(ctx.db, input.runId);

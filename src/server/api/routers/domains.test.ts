@@ -4,6 +4,7 @@ import { createTestDb, type TestDb } from "../../../../tests/helpers/testDb";
 import { workOnce } from "../../../../tests/helpers/worker";
 import { importTrajectoriesFile } from "../../trajectories/importTrajectories";
 import { createCaller } from "../root";
+import { signedIn } from "../testing";
 
 let t: TestDb;
 beforeEach(async () => {
@@ -17,7 +18,7 @@ const sample = (name: string) => path.join(process.cwd(), "samples", name);
 
 describe("domains router and launching in an imported domain", () => {
   it("lists the built-in domains, then imported ones with their logged tasks and whether they can be trained on", async () => {
-    const caller = createCaller({ db: t.db });
+    const caller = createCaller(signedIn(t.db));
     expect((await caller.domains.list()).map((d) => d.name)).toEqual(["shop", "household"]);
     await importTrajectoriesFile(t.db, sample("web-admin.jsonl"));
     await importTrajectoriesFile(t.db, sample("web-navigation.jsonl"));
@@ -32,7 +33,7 @@ describe("domains router and launching in an imported domain", () => {
   });
 
   it("launches DreamGym in a trainable imported domain and refuses what cannot run there, queueing nothing", async () => {
-    const caller = createCaller({ db: t.db });
+    const caller = createCaller(signedIn(t.db));
     await importTrajectoriesFile(t.db, sample("web-admin.jsonl"));
     const refused = async (config: Record<string, unknown>) =>
       String(await caller.runs.create(config as never).catch((e: unknown) => e));
@@ -60,7 +61,7 @@ describe("domains router and launching in an imported domain", () => {
   });
 
   it("runs it in the worker: the metrics and the run page's figures are proxies, never real success", async () => {
-    const caller = createCaller({ db: t.db });
+    const caller = createCaller(signedIn(t.db));
     await importTrajectoriesFile(t.db, sample("web-admin.jsonl"));
     const { runId } = await caller.runs.create({
       method: "dreamgym",

@@ -1,7 +1,7 @@
 import { listDomains } from "../../domains/domains";
-import { createTRPCRouter, publicProcedure } from "../trpc";
+import { createTRPCRouter, readProcedure } from "../trpc";
 
 export const domainsRouter = createTRPCRouter({
   /** Built-in and imported domains, with what an imported one holds and whether it can be trained on. */
-  list: publicProcedure.query(({ ctx }) => listDomains(ctx.db)),
+  list: readProcedure.query(({ ctx }) => listDomains(ctx.db)),
 });

@@ -3,6 +3,7 @@ import { verdictOf } from "@/shared/realAnswer";
 import { createTestDb, type TestDb } from "../../../../tests/helpers/testDb";
 import { seedGamedWorld } from "../../gamed/testFixtures";
 import { createCaller } from "../root";
+import { signedIn } from "../testing";
 
 let t: TestDb;
 beforeEach(async () => {
@@ -15,7 +16,7 @@ afterEach(async () => {
 describe("gamed router", () => {
   it("parts at the step the step view marks first", async () => {
     const w = await seedGamedWorld(t.db);
-    const caller = createCaller({ db: t.db });
+    const caller = createCaller(signedIn(t.db));
     const { items } = await caller.gamed.episodes({});
     expect(items).toHaveLength(5);
     for (const episode of items) {
@@ -31,7 +32,7 @@ describe("gamed router", () => {
 
   it("says why a real-env run has nothing to rank, and which run does not exist", async () => {
     const w = await seedGamedWorld(t.db);
-    const caller = createCaller({ db: t.db });
+    const caller = createCaller(signedIn(t.db));
     const summary = await caller.gamed.summary({ runId: w.realRunId });
     expect(summary).toMatchObject({ run: { method: "real", synthetic: false }, episodes: 0, ranked: 0 });
     expect(await caller.gamed.episodes({ runId: w.realRunId })).toMatchObject({ items: [], total: 0 });
@@ -45,7 +46,7 @@ describe("gamed router", () => {
   });
 
   it("refuses an iteration range that starts after it ends, and bounds a page", async () => {
-    const caller = createCaller({ db: t.db });
+    const caller = createCaller(signedIn(t.db));
     await expect(caller.gamed.summary({ iterationFrom: 3, iterationTo: 1 })).rejects.toThrow(
       /starts after it ends \(3 > 1\)/,
     );

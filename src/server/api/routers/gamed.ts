@@ -2,7 +2,7 @@ import { z } from "zod";
 import { GamedFilter, GamedFilterFields, withIterationRange } from "@/shared/gamedFilter";
 import { gamedSummary } from "../../gamed/gamedSummary";
 import { listGamed } from "../../gamed/listGamed";
-import { createTRPCRouter, publicProcedure, TRPCError } from "../trpc";
+import { createTRPCRouter, readProcedure, TRPCError } from "../trpc";
 
 const noRun = (id: string) => new TRPCError({ code: "NOT_FOUND", message: `No run with id ${id}` });
 
@@ -12,7 +12,7 @@ const noRun = (id: string) => new TRPCError({ code: "NOT_FOUND", message: `No ru
  */
 export const gamedRouter = createTRPCRouter({
   /** One page of the ranking, largest excess first. */
-  episodes: publicProcedure
+  episodes: readProcedure
     .input(
       withIterationRange(
         GamedFilterFields.extend({
@@ -32,7 +32,7 @@ export const gamedRouter = createTRPCRouter({
     }),
 
   /** The share of gamed episodes, the mean excess and why episodes part at their first divergent step. */
-  summary: publicProcedure.input(GamedFilter).query(async ({ ctx, input }) => {
+  summary: readProcedure.input(GamedFilter).query(async ({ ctx, input }) => {
     const summary = await gamedSummary(ctx.db, input);
     if (!summary) throw noRun(input.runId ?? "");
     return summary;

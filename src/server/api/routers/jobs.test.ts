@@ -5,6 +5,7 @@ import { createHandlers } from "../../../../worker/handlers";
 import { SAMPLE_FILE } from "../../demo/sampleFile";
 import { runOneJob } from "../../queue/worker";
 import { createCaller } from "../root";
+import { signedIn } from "../testing";
 
 let t: TestDb;
 beforeEach(async () => {
@@ -17,7 +18,7 @@ afterEach(async () => {
 
 describe("jobs router", () => {
   it("refuses a bad upload with its line numbers and queues nothing", async () => {
-    const caller = createCaller({ db: t.db });
+    const caller = createCaller(signedIn(t.db));
     await expect(
       caller.jobs.importTrajectories({ name: "bad.jsonl", content: '{"domain":"web"}\n\n[1,2]\n' }),
     ).rejects.toThrow(/bad\.jsonl was rejected \(2 bad lines\)[\s\S]*line 1: [\s\S]*line 3: /);
@@ -25,7 +26,7 @@ describe("jobs router", () => {
   });
 
   it("refuses an empty upload as empty, not as a bad line", async () => {
-    const caller = createCaller({ db: t.db });
+    const caller = createCaller(signedIn(t.db));
     for (const content of ["", "\n  \n"])
       await expect(caller.jobs.importTrajectories({ name: "empty.jsonl", content })).rejects.toThrow(
         "empty.jsonl was rejected, nothing imported: the file is empty",
@@ -34,7 +35,7 @@ describe("jobs router", () => {
   });
 
   it("queues a good upload, which the worker then imports", async () => {
-    const caller = createCaller({ db: t.db });
+    const caller = createCaller(signedIn(t.db));
     const content = fs.readFileSync(SAMPLE_FILE, "utf8");
     const { jobId, trajectories } = await caller.jobs.importTrajectories({ name: "sample.jsonl", content });
     expect(trajectories).toBe(6);
@@ -55,7 +56,7 @@ describe("jobs router", () => {
   });
 
   it("converts an upload in another format, queues it as our JSONL, and refuses a bad one by its lines", async () => {
-    const caller = createCaller({ db: t.db });
+    const caller = createCaller(signedIn(t.db));
     const trace = (id: number, action: unknown = "stop [5]") => ({
       task_id: id,
       intent: `question ${id}`,
@@ -96,7 +97,7 @@ describe("jobs router", () => {
   });
 
   it("validates a collect request before queueing it", async () => {
-    const caller = createCaller({ db: t.db });
+    const caller = createCaller(signedIn(t.db));
     await expect(
       caller.jobs.collect({ domain: "shop", policy: "expert", episodes: 0 } as never),
     ).rejects.toThrow(/episodes/);

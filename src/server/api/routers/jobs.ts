@@ -6,13 +6,13 @@ import { contentKey, rejectionMessage } from "@/core/trajectories/importFormat";
 import { config } from "@/env";
 import { CollectPayload, IndexPayload, TeacherPayload } from "../../queue/payloads";
 import { cancel, enqueue } from "../../queue/queue";
-import { createTRPCRouter, publicProcedure, TRPCError } from "../trpc";
+import { allowedTo, createTRPCRouter, readProcedure, TRPCError } from "../trpc";
 
 /** Uploads larger than this belong on the CLI (`npm run cli -- import FILE`). */
 const MAX_UPLOAD_BYTES = 50 * 1024 * 1024;
 
 export const jobsRouter = createTRPCRouter({
-  list: publicProcedure
+  list: readProcedure
     .input(
       z
         .object({ status: z.string().optional(), limit: z.number().int().min(1).max(200).default(50) })
@@ -26,7 +26,7 @@ export const jobsRouter = createTRPCRouter({
       }),
     ),
 
-  get: publicProcedure.input(z.object({ id: z.string() })).query(async ({ ctx, input }) => {
+  get: readProcedure.input(z.object({ id: z.string() })).query(async ({ ctx, input }) => {
     const job = await ctx.db.job.findUnique({ where: { id: input.id } });
     if (!job) throw new TRPCError({ code: "NOT_FOUND", message: `No job with id ${input.id}` });
     return job;
@@ -37,7 +37,7 @@ export const jobsRouter = createTRPCRouter({
    * under the data folder and enqueues the import; the worker does the writing. A file in another format is
    * converted here and saved as the project's JSONL, so the worker imports it by the same path.
    */
-  importTrajectories: publicProcedure
+  importTrajectories: allowedTo({ data: ["import"] })
     .input(
       z.object({
         name: z.string().min(1).max(300),
@@ -62,24 +62,30 @@ export const jobsRouter = createTRPCRouter({
       return { jobId: job.id, trajectories: parsed.trajectories.length, format: parsed.format };
     }),
 
-  collect: publicProcedure.input(CollectPayload).mutation(async ({ ctx, input }) => {
-    const job = await enqueue(ctx.db, "collect", input);
-    return { jobId: job.id };
-  }),
+  collect: allowedTo({ data: ["collect"] })
+    .input(CollectPayload)
+    .mutation(async ({ ctx, input }) => {
+      const job = await enqueue(ctx.db, "collect", input);
+      return { jobId: job.id };
+    }),
 
   /** Bring the replay buffer up to date, or rebuild it (after changing the embedder). */
-  index: publicProcedure.input(IndexPayload).mutation(async ({ ctx, input }) => {
-    const job = await enqueue(ctx.db, "index", input);
-    return { jobId: job.id };
-  }),
+  index: allowedTo({ data: ["index"] })
+    .input(IndexPayload)
+    .mutation(async ({ ctx, input }) => {
+      const job = await enqueue(ctx.db, "index", input);
+      return { jobId: job.id };
+    }),
 
   /** Teacher reasoning traces for offline steps, into the annotators' queue. */
-  teacher: publicProcedure.input(TeacherPayload).mutation(async ({ ctx, input }) => {
-    const job = await enqueue(ctx.db, "teacher", input);
-    return { jobId: job.id };
-  }),
+  teacher: allowedTo({ data: ["teacher"] })
+    .input(TeacherPayload)
+    .mutation(async ({ ctx, input }) => {
+      const job = await enqueue(ctx.db, "teacher", input);
+      return { jobId: job.id };
+    }),
 
-  cancel: publicProcedure
+  cancel: allowedTo({ job: ["cancel"] })
     .input(z.object({ id: z.string() }))
     .mutation(({ ctx, input }) => cancel(ctx.db, input.id)),
 });

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createTestDb, type TestDb } from "../../../../tests/helpers/testDb";
 import { createCaller } from "../root";
+import { signedIn } from "../testing";
 
 let t: TestDb;
 beforeEach(async () => {
@@ -12,7 +13,7 @@ afterEach(async () => {
 
 describe("runs router", () => {
   it("refuses a bad config with field-level errors and queues nothing", async () => {
-    const caller = createCaller({ db: t.db });
+    const caller = createCaller(signedIn(t.db));
     const error = await caller.runs
       .create({ method: "dreamgym", domain: "shop", groupSize: 1 } as never)
       .catch((e: unknown) => e);
@@ -22,7 +23,7 @@ describe("runs router", () => {
   });
 
   it("launches a run as a worker job, cancels it and resumes it", async () => {
-    const caller = createCaller({ db: t.db });
+    const caller = createCaller(signedIn(t.db));
     const { runId, jobId } = await caller.runs.create({
       method: "dreamgym",
       domain: "shop",
@@ -50,7 +51,7 @@ describe("runs router", () => {
   });
 
   it("lists the final real-env success and planned iterations, and compares runs' curves in the order asked", async () => {
-    const caller = createCaller({ db: t.db });
+    const caller = createCaller(signedIn(t.db));
     const a = await caller.runs.create({ method: "dreamgym", domain: "shop", iterations: 3 } as never);
     const b = await caller.runs.create({
       method: "real",
@@ -123,7 +124,7 @@ describe("runs router", () => {
   });
 
   it("refuses to compare nothing or unknown runs, naming them", async () => {
-    const caller = createCaller({ db: t.db });
+    const caller = createCaller(signedIn(t.db));
     const { runId } = await caller.runs.create({ method: "dreamgym", domain: "shop" } as never);
     await expect(caller.runs.compare({ ids: [] })).rejects.toThrow(/Pick at least one run/);
     await expect(caller.runs.compare({ ids: [runId, "ghost"] })).rejects.toThrow("No run with id ghost");

@@ -10,7 +10,7 @@ import { deleteRun, previewRunDeletion } from "../../retention/deleteRun";
 import { sharedLanceRows } from "../../retention/lanceRows";
 import { createRun } from "../../train/runStore";
 import { retentionAsTrpc } from "../retentionErrors";
-import { createTRPCRouter, publicProcedure, TRPCError } from "../trpc";
+import { allowedTo, createTRPCRouter, readProcedure, TRPCError } from "../trpc";
 
 const ProxyFigures = z.object({
   confidence: z.number().optional(),
@@ -91,20 +91,22 @@ async function activeTrainJobs(db: Parameters<typeof createRun>[0], runId: strin
 
 export const runsRouter = createTRPCRouter({
   /** Validates the config (field-level errors for the form) and queues the run for the worker. */
-  create: publicProcedure.input(RunConfig).mutation(async ({ ctx, input }) => {
-    // An unknown domain, or an imported one the method cannot train in, is refused now, not by the worker later.
-    const problem = await domainProblem(ctx.db, input);
-    if (problem) throw new TRPCError({ code: "BAD_REQUEST", message: problem });
-    if (input.evaluation.judge && !hasOpenaiEndpoint(appConfig()))
-      throw new TRPCError({
-        code: "BAD_REQUEST",
-        message:
-          "the LLM judge needs an OpenAI-compatible endpoint: set OPENAI_BASE_URL (and OPENAI_API_KEY if it asks for one), or turn the judge off",
-      });
-    return createRun(ctx.db, input);
-  }),
+  create: allowedTo({ run: ["launch"] })
+    .input(RunConfig)
+    .mutation(async ({ ctx, input }) => {
+      // An unknown domain, or an imported one the method cannot train in, is refused now, not by the worker later.
+      const problem = await domainProblem(ctx.db, input);
+      if (problem) throw new TRPCError({ code: "BAD_REQUEST", message: problem });
+      if (input.evaluation.judge && !hasOpenaiEndpoint(appConfig()))
+        throw new TRPCError({
+          code: "BAD_REQUEST",
+          message:
+            "the LLM judge needs an OpenAI-compatible endpoint: set OPENAI_BASE_URL (and OPENAI_API_KEY if it asks for one), or turn the judge off",
+        });
+      return createRun(ctx.db, input);
+    }),
 
-  list: publicProcedure
+  list: readProcedure
     .input(
       z
         .object({ domain: z.string().optional(), limit: z.number().int().min(1).max(500).default(100) })
@@ -142,7 +144,7 @@ export const runsRouter = createTRPCRouter({
       }));
     }),
 
-  get: publicProcedure.input(z.object({ id: z.string() })).query(async ({ ctx, input }) => {
+  get: readProcedure.input(z.object({ id: z.string() })).query(async ({ ctx, input }) => {
     const run = await ctx.db.run.findUnique({
       where: { id: input.id },
       include: { metrics: { orderBy: { iteration: "asc" } } },
@@ -152,7 +154,7 @@ export const runsRouter = createTRPCRouter({
   }),
 
   /** Several runs' per-iteration curves, in the order asked, for one chart. */
-  compare: publicProcedure
+  compare: readProcedure
     .input(
       z.object({
         ids: z
@@ -207,7 +209,7 @@ export const runsRouter = createTRPCRouter({
    * An external run's episodes still being played through the environment server, with their steps so far
    * (stored as they happen): what its trainer is doing now.
    */
-  liveSessions: publicProcedure.input(z.object({ id: RunId })).query(async ({ ctx, input }) => {
+  liveSessions: readProcedure.input(z.object({ id: RunId })).query(async ({ ctx, input }) => {
     const live = await ctx.db.trajectory.findMany({
       where: { runId: input.id, status: "live" },
       orderBy: { createdAt: "desc" },
@@ -225,55 +227,59 @@ export const runsRouter = createTRPCRouter({
     return live.map(({ _count, ...t }) => ({ ...t, steps: _count.steps }));
   }),
 
-  cancel: publicProcedure.input(z.object({ id: z.string() })).mutation(async ({ ctx, input }) => {
-    const run = await ctx.db.run.findUnique({ where: { id: input.id }, select: { kind: true } });
-    // An external run has no job to stop: cancelling it marks it stopped, so that it can be deleted.
-    if (run?.kind === "external") {
-      await ctx.db.run.updateMany({
-        where: { id: input.id, status: { in: [...ACTIVE_STATUSES] } },
-        data: { status: "cancelled", finishedAt: new Date() },
-      });
-      return { cancelled: 0 };
-    }
-    const jobs = await activeTrainJobs(ctx.db, input.id);
-    let stoppedNow = jobs.length === 0;
-    // A queued job stops at once; a running one at its next heartbeat, and its worker then marks the run.
-    for (const job of jobs) if ((await cancel(ctx.db, job.id)).status === "cancelled") stoppedNow = true;
-    if (stoppedNow)
-      await ctx.db.run.updateMany({
-        where: { id: input.id, status: "queued" },
-        data: { status: "cancelled", finishedAt: new Date() },
-      });
-    return { cancelled: jobs.length };
-  }),
+  cancel: allowedTo({ run: ["cancel"] })
+    .input(z.object({ id: z.string() }))
+    .mutation(async ({ ctx, input }) => {
+      const run = await ctx.db.run.findUnique({ where: { id: input.id }, select: { kind: true } });
+      // An external run has no job to stop: cancelling it marks it stopped, so that it can be deleted.
+      if (run?.kind === "external") {
+        await ctx.db.run.updateMany({
+          where: { id: input.id, status: { in: [...ACTIVE_STATUSES] } },
+          data: { status: "cancelled", finishedAt: new Date() },
+        });
+        return { cancelled: 0 };
+      }
+      const jobs = await activeTrainJobs(ctx.db, input.id);
+      let stoppedNow = jobs.length === 0;
+      // A queued job stops at once; a running one at its next heartbeat, and its worker then marks the run.
+      for (const job of jobs) if ((await cancel(ctx.db, job.id)).status === "cancelled") stoppedNow = true;
+      if (stoppedNow)
+        await ctx.db.run.updateMany({
+          where: { id: input.id, status: "queued" },
+          data: { status: "cancelled", finishedAt: new Date() },
+        });
+      return { cancelled: jobs.length };
+    }),
 
   /** Continues a failed or cancelled run from its last finished iteration. */
-  resume: publicProcedure.input(z.object({ id: z.string() })).mutation(async ({ ctx, input }) => {
-    const run = await ctx.db.run.findUnique({ where: { id: input.id } });
-    if (!run) throw new TRPCError({ code: "NOT_FOUND", message: `No run with id ${input.id}` });
-    if (run.kind === "external")
-      throw new TRPCError({
-        code: "BAD_REQUEST",
-        message:
-          "An external run is driven by its trainer through the environment server; it cannot be resumed here",
+  resume: allowedTo({ run: ["resume"] })
+    .input(z.object({ id: z.string() }))
+    .mutation(async ({ ctx, input }) => {
+      const run = await ctx.db.run.findUnique({ where: { id: input.id } });
+      if (!run) throw new TRPCError({ code: "NOT_FOUND", message: `No run with id ${input.id}` });
+      if (run.kind === "external")
+        throw new TRPCError({
+          code: "BAD_REQUEST",
+          message:
+            "An external run is driven by its trainer through the environment server; it cannot be resumed here",
+        });
+      if (run.status === "succeeded")
+        throw new TRPCError({
+          code: "BAD_REQUEST",
+          message: "This run has finished; launch a new one instead",
+        });
+      if ((await activeTrainJobs(ctx.db, input.id)).length > 0)
+        throw new TRPCError({ code: "CONFLICT", message: "This run is already queued or running" });
+      await ctx.db.run.update({
+        where: { id: input.id },
+        data: { status: "queued", error: null, finishedAt: null },
       });
-    if (run.status === "succeeded")
-      throw new TRPCError({
-        code: "BAD_REQUEST",
-        message: "This run has finished; launch a new one instead",
-      });
-    if ((await activeTrainJobs(ctx.db, input.id)).length > 0)
-      throw new TRPCError({ code: "CONFLICT", message: "This run is already queued or running" });
-    await ctx.db.run.update({
-      where: { id: input.id },
-      data: { status: "queued", error: null, finishedAt: null },
-    });
-    const job = await enqueue(ctx.db, "train", { runId: input.id });
-    return { jobId: job.id };
-  }),
+      const job = await enqueue(ctx.db, "train", { runId: input.id });
+      return { jobId: job.id };
+    }),
 
   /** What deleting the run would remove (for the confirmation), and why it cannot be deleted now, if it cannot. */
-  deletePreview: publicProcedure
+  deletePreview: readProcedure
     .input(z.object({ id: RunId }))
     .query(({ ctx, input }) => previewRunDeletion(ctx.db, input.id).catch(retentionAsTrpc)),
 
@@ -281,7 +287,7 @@ export const runsRouter = createTRPCRouter({
    * Deletes a finished, failed or cancelled run with everything of it, in the database and in LanceDB; a queued or
    * running one is refused (CONFLICT: cancel it first).
    */
-  delete: publicProcedure
+  delete: allowedTo({ run: ["delete"] })
     .input(z.object({ id: RunId }))
     .mutation(({ ctx, input }) =>
       deleteRun(ctx.db, input.id, sharedLanceRows(ctx.db)).catch(retentionAsTrpc),

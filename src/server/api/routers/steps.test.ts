@@ -2,9 +2,10 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createTestDb, type TestDb } from "../../../../tests/helpers/testDb";
 import { seedResearcherWorld } from "../../steps/testFixtures";
 import { createCaller } from "../root";
+import { signedIn } from "../testing";
 
-/** Who flags and why, where a test does not care. */
-const BY = { category: "hallucinated-element", author: "Rae" } as const;
+/** Why a step is flagged, where a test does not care (who is the signed-in caller). */
+const BY = { category: "hallucinated-element" } as const;
 let t: TestDb;
 beforeEach(async () => {
   t = await createTestDb();
@@ -16,7 +17,7 @@ afterEach(async () => {
 describe("steps router", () => {
   it("flags a step with a note, lists it, keeps the first flag time, and unflags it", async () => {
     const world = await seedResearcherWorld(t.db);
-    const caller = createCaller({ db: t.db });
+    const caller = createCaller(signedIn(t.db));
     const flagged = await caller.steps.flag({
       ...BY,
       id: world.hallucinatedStepId,
@@ -48,7 +49,7 @@ describe("steps router", () => {
 
   it("flags without a note, and says which step does not exist or cannot be flagged", async () => {
     const world = await seedResearcherWorld(t.db);
-    const caller = createCaller({ db: t.db });
+    const caller = createCaller(signedIn(t.db));
     expect((await caller.steps.flag({ ...BY, id: world.faithfulStepId })).flagNote).toBeNull();
     await expect(caller.steps.flag({ ...BY, id: "no-such-step", note: "x" })).rejects.toMatchObject({
       code: "NOT_FOUND",
@@ -68,7 +69,7 @@ describe("steps router", () => {
 
   it("resolves the retrieved demonstrations of every step, marking the ones that are gone", async () => {
     const world = await seedResearcherWorld(t.db);
-    const caller = createCaller({ db: t.db });
+    const caller = createCaller(signedIn(t.db));
     const demonstrations = await caller.steps.demonstrations({ trajectoryId: world.syntheticId });
     expect(demonstrations[world.faithfulStepId]).toEqual([
       {
@@ -101,7 +102,7 @@ describe("steps router", () => {
 
   it("measures a run's fidelity over the steps that have the real answer", async () => {
     const world = await seedResearcherWorld(t.db);
-    const caller = createCaller({ db: t.db });
+    const caller = createCaller(signedIn(t.db));
     await caller.steps.flag({ ...BY, id: world.hallucinatedStepId, note: "teapot" });
     const fidelity = await caller.steps.fidelity({ runId: world.runId });
     expect(fidelity).toMatchObject({
@@ -179,7 +180,7 @@ describe("steps router", () => {
         },
       },
     });
-    const fidelity = await createCaller({ db: t.db }).steps.fidelity({ runId: run.id });
+    const fidelity = await createCaller(signedIn(t.db)).steps.fidelity({ runId: run.id });
     expect(fidelity.report).toMatchObject({ transitions: 2, invalidActionAgreement: 0.5 });
     expect(fidelity.onPath).toMatchObject({ transitions: 1, invalidActionAgreement: 1 });
   });

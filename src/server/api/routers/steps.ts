@@ -1,11 +1,10 @@
 import { z } from "zod";
 import { FlagCategory } from "@/shared/enums";
 import { FlaggedFilter } from "@/shared/flaggedFilter";
-import { AnnotatorName } from "../../annotations/schema";
 import { episodeDemonstrations } from "../../steps/demonstrations";
 import { FlagRefused, flagStep, listFlagged, unflagStep } from "../../steps/flags";
 import { runFidelity } from "../../steps/runFidelity";
-import { createTRPCRouter, publicProcedure, TRPCError } from "../trpc";
+import { allowedTo, createTRPCRouter, readProcedure, TRPCError } from "../trpc";
 
 const Id = z.string().min(1).max(100);
 
@@ -14,7 +13,7 @@ const notFound = (what: string, id: string) =>
 
 export const stepsRouter = createTRPCRouter({
   /** Where a step lives, so that a step id (from a demonstration or a link) can be opened in its episode. */
-  locate: publicProcedure.input(z.object({ id: Id })).query(async ({ ctx, input }) => {
+  locate: readProcedure.input(z.object({ id: Id })).query(async ({ ctx, input }) => {
     const step = await ctx.db.step.findUnique({
       where: { id: input.id },
       select: { id: true, trajectoryId: true, index: true },
@@ -24,19 +23,18 @@ export const stepsRouter = createTRPCRouter({
   }),
 
   /** For every step of an episode, the demonstrations the experience model retrieved from the replay buffer. */
-  demonstrations: publicProcedure.input(z.object({ trajectoryId: Id })).query(async ({ ctx, input }) => {
+  demonstrations: readProcedure.input(z.object({ trajectoryId: Id })).query(async ({ ctx, input }) => {
     const demonstrations = await episodeDemonstrations(ctx.db, input.trajectoryId);
     if (!demonstrations) throw notFound("trajectory", input.trajectoryId);
     return demonstrations;
   }),
 
-  flag: publicProcedure
+  flag: allowedTo({ step: ["flag"] })
     .input(
       z.object({
         id: Id,
         note: z.string().trim().max(2000, "A note is at most 2000 characters").optional(),
         category: FlagCategory,
-        author: AnnotatorName,
       }),
     )
     .mutation(({ ctx, input }) =>
@@ -44,7 +42,7 @@ export const stepsRouter = createTRPCRouter({
         id: input.id,
         note: input.note ? input.note : null,
         category: input.category,
-        author: input.author,
+        author: ctx.user.email,
       }).catch((error: unknown) => {
         if (error instanceof FlagRefused)
           throw new TRPCError({
@@ -55,13 +53,15 @@ export const stepsRouter = createTRPCRouter({
       }),
     ),
 
-  unflag: publicProcedure.input(z.object({ id: Id })).mutation(async ({ ctx, input }) => {
-    const step = await unflagStep(ctx.db, input.id);
-    if (!step) throw notFound("step", input.id);
-    return step;
-  }),
+  unflag: allowedTo({ step: ["flag"] })
+    .input(z.object({ id: Id }))
+    .mutation(async ({ ctx, input }) => {
+      const step = await unflagStep(ctx.db, input.id);
+      if (!step) throw notFound("step", input.id);
+      return step;
+    }),
 
-  flagged: publicProcedure
+  flagged: readProcedure
     .input(
       FlaggedFilter.extend({
         page: z.number().int().min(0).default(0),
@@ -71,7 +71,7 @@ export const stepsRouter = createTRPCRouter({
     .query(({ ctx, input }) => listFlagged(ctx.db, input)),
 
   /** Hallucination and fidelity figures of a run's synthetic steps against the real environment's answers. */
-  fidelity: publicProcedure
+  fidelity: readProcedure
     .input(z.object({ runId: Id, iteration: z.number().int().min(0).optional() }))
     .query(async ({ ctx, input }) => {
       const fidelity = await runFidelity(ctx.db, input.runId, input.iteration);

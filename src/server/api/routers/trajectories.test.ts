@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createTestDb, type TestDb } from "../../../../tests/helpers/testDb";
 import { seedResearcherWorld } from "../../steps/testFixtures";
 import { createCaller } from "../root";
+import { signedIn } from "../testing";
 
 /** Who flags and why, where a test does not care. */
 const BY = { category: "hallucinated-element", author: "Rae" } as const;
@@ -16,7 +17,7 @@ afterEach(async () => {
 describe("trajectories router", () => {
   it("filters the explorer by run, iteration, task, source, success and flagged", async () => {
     const world = await seedResearcherWorld(t.db);
-    const caller = createCaller({ db: t.db });
+    const caller = createCaller(signedIn(t.db));
     const ids = async (filter: Parameters<typeof caller.trajectories.list>[0]) =>
       (await caller.trajectories.list(filter)).items.map((i) => i.id);
 
@@ -37,7 +38,7 @@ describe("trajectories router", () => {
 
   it("finds the previous and next episode within the filtered list", async () => {
     const world = await seedResearcherWorld(t.db);
-    const caller = createCaller({ db: t.db });
+    const caller = createCaller(signedIn(t.db));
     expect(await caller.trajectories.adjacent({ id: world.syntheticId })).toEqual({
       position: 2,
       total: 3,
@@ -59,7 +60,7 @@ describe("trajectories router", () => {
 
   it("lists runs with the iterations they have episodes in, and gets an episode with its run", async () => {
     const world = await seedResearcherWorld(t.db);
-    const caller = createCaller({ db: t.db });
+    const caller = createCaller(signedIn(t.db));
     const [run] = await caller.trajectories.runOptions();
     expect(run).toMatchObject({
       id: world.runId,

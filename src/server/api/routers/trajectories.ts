@@ -4,7 +4,7 @@ import { sharedLanceRows } from "../../retention/lanceRows";
 import { adjacentEpisodes } from "../../steps/adjacentEpisodes";
 import { EXPLORER_ORDER, ExplorerFilter, explorerWhere } from "../../steps/explorerFilter";
 import { retentionAsTrpc } from "../retentionErrors";
-import { createTRPCRouter, publicProcedure, TRPCError } from "../trpc";
+import { allowedTo, createTRPCRouter, readProcedure, TRPCError } from "../trpc";
 
 const TrajectoryId = z.string().min(1).max(100);
 /** An import's name: the uploaded file's name, or the path given to the CLI (as the import payload bounds it). */
@@ -12,13 +12,13 @@ const ImportName = z.object({ name: z.string().min(1).max(300) });
 
 export const trajectoriesRouter = createTRPCRouter({
   /** Domains and sources present, with counts, for the filters. */
-  facets: publicProcedure.query(async ({ ctx }) => {
+  facets: readProcedure.query(async ({ ctx }) => {
     const rows = await ctx.db.trajectory.groupBy({ by: ["domain", "source"], _count: { _all: true } });
     return rows.map((r) => ({ domain: r.domain, source: r.source, count: r._count._all }));
   }),
 
   /** Runs that have episodes, with the iterations they have episodes in, for the run and iteration filters. */
-  runOptions: publicProcedure.query(async ({ ctx }) => {
+  runOptions: readProcedure.query(async ({ ctx }) => {
     const [runs, iterations] = await Promise.all([
       ctx.db.run.findMany({
         orderBy: [{ createdAt: "desc" }, { id: "asc" }],
@@ -39,7 +39,7 @@ export const trajectoriesRouter = createTRPCRouter({
     }));
   }),
 
-  list: publicProcedure
+  list: readProcedure
     .input(
       ExplorerFilter.extend({
         page: z.number().int().min(0).default(0),
@@ -80,7 +80,7 @@ export const trajectoriesRouter = createTRPCRouter({
       };
     }),
 
-  get: publicProcedure.input(z.object({ id: TrajectoryId })).query(async ({ ctx, input }) => {
+  get: readProcedure.input(z.object({ id: TrajectoryId })).query(async ({ ctx, input }) => {
     const trajectory = await ctx.db.trajectory.findUnique({
       where: { id: input.id },
       include: {
@@ -103,7 +103,7 @@ export const trajectoriesRouter = createTRPCRouter({
   }),
 
   /** The episodes before and after this one in the explorer's filtered list, for next/previous episode. */
-  adjacent: publicProcedure
+  adjacent: readProcedure
     .input(z.object({ id: TrajectoryId, filter: ExplorerFilter.default({}) }))
     .query(async ({ ctx, input }) => {
       const adjacent = await adjacentEpisodes(ctx.db, input.id, input.filter);
@@ -112,15 +112,15 @@ export const trajectoriesRouter = createTRPCRouter({
     }),
 
   /** Imported files (trajectories grouped by import name), newest first. */
-  imports: publicProcedure.query(({ ctx }) => listImports(ctx.db)),
+  imports: readProcedure.query(({ ctx }) => listImports(ctx.db)),
 
   /** What deleting an import would remove (for the confirmation), and why it cannot be deleted now, if so. */
-  importDeletePreview: publicProcedure
+  importDeletePreview: readProcedure
     .input(ImportName)
     .query(({ ctx, input }) => previewImportDeletion(ctx.db, input.name).catch(retentionAsTrpc)),
 
   /** Deletes an import's trajectories, steps, annotations, its own tasks and their LanceDB rows. */
-  deleteImport: publicProcedure
+  deleteImport: allowedTo({ data: ["delete"] })
     .input(ImportName)
     .mutation(({ ctx, input }) =>
       deleteImport(ctx.db, input.name, sharedLanceRows(ctx.db)).catch(retentionAsTrpc),

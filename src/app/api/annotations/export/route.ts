@@ -1,4 +1,5 @@
 import { exportFileName, exportReviewedJsonl } from "@/server/annotations/exportReviewed";
+import { permitted } from "@/server/auth/guard";
 import { getDb } from "@/server/db";
 import { withReplayBuffer } from "@/server/replay/sharedReplayBuffer";
 import { AnnotationFilter } from "@/shared/annotationFilter";
@@ -7,6 +8,8 @@ export const dynamic = "force-dynamic";
 
 /** The reviewed SFT dataset as a JSONL download, under the annotation queue's filters (?status=&domain=&teacher=). */
 export async function GET(request: Request): Promise<Response> {
+  const user = await permitted(request.headers, { annotation: ["export"] });
+  if (user instanceof Response) return user;
   const params = new URL(request.url).searchParams;
   const parsed = AnnotationFilter.safeParse({
     status: params.get("status") ?? undefined,

@@ -1,3 +1,4 @@
+import { permitted } from "@/server/auth/guard";
 import { getDb } from "@/server/db";
 import { exportFlaggedJsonl, flaggedExportFileName } from "@/server/steps/exportFlagged";
 import { FlaggedFilter, readFlaggedParams } from "@/shared/flaggedFilter";
@@ -9,6 +10,8 @@ export const dynamic = "force-dynamic";
  * (?run=&domain=&author=&category=), as a download.
  */
 export async function GET(request: Request): Promise<Response> {
+  const user = await permitted(request.headers, { step: ["export"] });
+  if (user instanceof Response) return user;
   const parsed = FlaggedFilter.safeParse(readFlaggedParams(new URL(request.url).searchParams));
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");

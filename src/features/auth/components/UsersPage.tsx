@@ -1,0 +1,168 @@
+"use client";
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { type FormEvent, useState } from "react";
+import { ROLE_HINTS, ROLES, type RoleName as Role } from "@/shared/roles";
+import { useTRPC } from "@/trpc/react";
+import { useMe } from "../lib/useMe";
+
+function AddUser() {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const [form, setForm] = useState({ email: "", name: "", password: "", role: "viewer" as Role });
+  const [notice, setNotice] = useState<string | null>(null);
+  const create = useMutation(
+    trpc.users.create.mutationOptions({
+      onSuccess: (user) => {
+        setNotice(`Added ${user.email} as ${user.role}.`);
+        setForm({ email: "", name: "", password: "", role: "viewer" });
+        void queryClient.invalidateQueries({ queryKey: trpc.users.list.queryKey() });
+      },
+      onError: () => setNotice(null),
+    }),
+  );
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    create.mutate(form);
+  };
+  const set = (key: keyof typeof form) => (e: { target: { value: string } }) =>
+    setForm((f) => ({ ...f, [key]: e.target.value }));
+  return (
+    <form className="panel" aria-label="Add a person" onSubmit={submit}>
+      <h2>Add a person</h2>
+      <div className="filters">
+        <label className="field">
+          Email
+          <input type="email" required value={form.email} onChange={set("email")} />
+        </label>
+        <label className="field">
+          Name
+          <input type="text" required value={form.name} onChange={set("name")} />
+        </label>
+        <label className="field">
+          Password
+          <input type="password" required minLength={8} value={form.password} onChange={set("password")} />
+        </label>
+        <label className="field">
+          Role
+          <select value={form.role} onChange={set("role")}>
+            {ROLES.map((r) => (
+              <option key={r} value={r}>
+                {r}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button type="submit" className="primary" disabled={create.isPending}>
+          Add
+        </button>
+      </div>
+      <p className="hint" style={{ margin: 0 }}>
+        {form.role}: {ROLE_HINTS[form.role]}. Tell them their password; they sign in with their email.
+      </p>
+      {create.error ? (
+        <div className="error" role="alert">
+          {create.error.message}
+        </div>
+      ) : null}
+      {notice ? <div role="status">{notice}</div> : null}
+    </form>
+  );
+}
+
+/** The people who may sign in, their roles, and the way to add someone, change a role or reset a password. */
+export function UsersPage() {
+  const trpc = useTRPC();
+  const me = useMe();
+  const queryClient = useQueryClient();
+  const users = useQuery({
+    ...trpc.users.list.queryOptions(),
+    enabled: Boolean(me?.permissions.includes("user:list")),
+  });
+  const [error, setError] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const refresh = () => void queryClient.invalidateQueries({ queryKey: trpc.users.list.queryKey() });
+  const setRole = useMutation(
+    trpc.users.setRole.mutationOptions({
+      onSuccess: (u) => {
+        setError(null);
+        setNotice(`${u.email} is now ${u.role}.`);
+        refresh();
+      },
+      onError: (e) => setError(e.message),
+    }),
+  );
+  const setPassword = useMutation(
+    trpc.users.setPassword.mutationOptions({
+      onSuccess: () => {
+        setError(null);
+        setNotice("Password changed; that person was signed out everywhere.");
+      },
+      onError: (e) => setError(e.message),
+    }),
+  );
+  if (!me) return null;
+  if (!me.permissions.includes("user:list"))
+    return (
+      <section className="panel" data-testid="not-allowed">
+        <p className="hint" style={{ margin: 0 }}>
+          Your role ({me.role}) may not manage people: only admins can.
+        </p>
+      </section>
+    );
+  return (
+    <div style={{ display: "grid", gap: 14 }}>
+      <AddUser />
+      {error ? (
+        <div className="error" role="alert">
+          {error}
+        </div>
+      ) : null}
+      {notice ? <div role="status">{notice}</div> : null}
+      <table className="grid" aria-label="People">
+        <thead>
+          <tr>
+            <th>Name</th>
+            <th>Email</th>
+            <th>Role</th>
+            <th>Added</th>
+            <th>Password</th>
+          </tr>
+        </thead>
+        <tbody>
+          {(users.data ?? []).map((u) => (
+            <tr key={u.id} data-testid="user-row">
+              <td>{u.name}</td>
+              <td className="mono">{u.email}</td>
+              <td>
+                <select
+                  aria-label={`Role of ${u.email}`}
+                  value={u.role}
+                  onChange={(e) => setRole.mutate({ id: u.id, role: e.target.value as Role })}
+                >
+                  {ROLES.map((r) => (
+                    <option key={r} value={r}>
+                      {r}
+                    </option>
+                  ))}
+                </select>
+              </td>
+              <td className="hint">{u.createdAt.toLocaleString()}</td>
+              <td>
+                <button
+                  type="button"
+                  onClick={() => {
+                    const password = window.prompt(`New password for ${u.email} (at least 8 characters)`);
+                    if (password) setPassword.mutate({ id: u.id, password });
+                  }}
+                >
+                  Set password
+                </button>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

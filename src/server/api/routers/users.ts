@@ -1,0 +1,58 @@
+import { z } from "zod";
+import { config } from "@/env";
+import { RoleName } from "@/shared/roles";
+import { can, statements } from "../../auth/access";
+import { MIN_PASSWORD } from "../../auth/auth";
+import { createUser, listUsers, setPassword, setRole, UserRefused } from "../../auth/users";
+import { allowedTo, createTRPCRouter, publicProcedureWithUser, TRPCError } from "../trpc";
+
+const Password = z.string().min(MIN_PASSWORD, `a password is at least ${MIN_PASSWORD} characters`).max(128);
+
+function asTrpcError(error: unknown): never {
+  if (error instanceof UserRefused)
+    throw new TRPCError({
+      code:
+        error.reason === "not-found" ? "NOT_FOUND" : error.reason === "exists" ? "CONFLICT" : "BAD_REQUEST",
+      message: error.message,
+    });
+  throw error;
+}
+
+/** Everything a role may do, as the UI needs it to show only what will be accepted (the server still checks). */
+function permissionsOf(role: string): string[] {
+  return Object.entries(statements).flatMap(([resource, actions]) =>
+    actions.filter((a) => can(role, { [resource]: [a] })).map((a) => `${resource}:${a}`),
+  );
+}
+
+/** Who is signed in, and the people an admin manages. */
+export const usersRouter = createTRPCRouter({
+  /** The signed-in person and what their role allows; null when nobody is signed in. */
+  me: publicProcedureWithUser.query(({ ctx }) =>
+    ctx.user ? { ...ctx.user, permissions: permissionsOf(ctx.user.role) } : null,
+  ),
+
+  list: allowedTo({ user: ["list"] }).query(({ ctx }) => listUsers(ctx.db)),
+
+  create: allowedTo({ user: ["create"] })
+    .input(
+      z.object({
+        email: z.string().trim().email("email: not an email address"),
+        name: z.string().trim().min(1, "a name is required").max(100),
+        password: Password,
+        role: RoleName,
+      }),
+    )
+    .mutation(({ ctx, input }) => createUser(ctx.db, config(), input).catch(asTrpcError)),
+
+  setRole: allowedTo({ user: ["set-role"] })
+    .input(z.object({ id: z.string().min(1), role: RoleName }))
+    .mutation(({ ctx, input }) => setRole(ctx.db, input.id, input.role).catch(asTrpcError)),
+
+  setPassword: allowedTo({ user: ["set-password"] })
+    .input(z.object({ id: z.string().min(1), password: Password }))
+    .mutation(async ({ ctx, input }) => {
+      await setPassword(ctx.db, config(), input.id, input.password).catch(asTrpcError);
+      return { ok: true };
+    }),
+});

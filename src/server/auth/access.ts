@@ -1,0 +1,67 @@
+import { createAccessControl } from "better-auth/plugins/access";
+import { adminAc, defaultStatements } from "better-auth/plugins/admin/access";
+import { RoleName } from "@/shared/roles";
+
+/**
+ * What a signed-in person may change, by role. Reading needs only a sign-in: every role sees every run, trace and
+ * figure. The same table decides on the server for tRPC, the route handlers, the exports and the environment
+ * server, and Better Auth's admin plugin uses it for user management.
+ */
+export const statements = {
+  ...defaultStatements,
+  run: ["launch", "cancel", "resume", "delete"],
+  data: ["import", "collect", "index", "teacher", "delete"],
+  job: ["cancel"],
+  step: ["flag", "export"],
+  annotation: ["review", "export"],
+  environment: ["train"],
+} as const;
+
+export const ac = createAccessControl(statements);
+
+const researcher = ac.newRole({
+  run: ["launch", "cancel", "resume", "delete"],
+  data: ["import", "collect", "index", "teacher", "delete"],
+  job: ["cancel"],
+  step: ["flag", "export"],
+  environment: ["train"],
+});
+
+const annotator = ac.newRole({ annotation: ["review", "export"] });
+
+const viewer = ac.newRole({});
+
+const admin = ac.newRole({
+  ...adminAc.statements,
+  run: ["launch", "cancel", "resume", "delete"],
+  data: ["import", "collect", "index", "teacher", "delete"],
+  job: ["cancel"],
+  step: ["flag", "export"],
+  annotation: ["review", "export"],
+  environment: ["train"],
+});
+
+export const roles = { admin, researcher, annotator, viewer };
+
+export { ROLES, type RoleName } from "@/shared/roles";
+
+type Statements = typeof statements;
+/** One thing to be allowed: a resource and the actions on it, e.g. `{ run: ["launch"] }`. */
+export type Permission = { [K in keyof Statements]?: Statements[K][number][] };
+
+/** A role string as stored (Better Auth keeps roles as text, comma-separated when several): unknown roles allow nothing. */
+export function can(role: string | null | undefined, permission: Permission): boolean {
+  for (const name of (role ?? "").split(",")) {
+    const parsed = RoleName.safeParse(name.trim());
+    if (!parsed.success) continue;
+    if (roles[parsed.data].authorize(permission).success) return true;
+  }
+  return false;
+}
+
+/** What a refused request says: who is refused what, so the message tells the user which role they need. */
+export function describePermission(permission: Permission): string {
+  return Object.entries(permission)
+    .map(([resource, actions]) => `${(actions ?? []).join("/")} ${resource}`)
+    .join(", ");
+}

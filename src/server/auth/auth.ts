@@ -1,0 +1,108 @@
+import crypto from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { betterAuth } from "better-auth";
+import { prismaAdapter } from "better-auth/adapters/prisma";
+import { admin, bearer, genericOAuth } from "better-auth/plugins";
+import { type Config, config } from "@/env";
+import { type Db, getDb } from "../db";
+import { ac, roles } from "./access";
+
+/** What signing in costs and lasts: a week, renewed daily while used (Better Auth's defaults, named). */
+const SESSION_SECONDS = 7 * 24 * 3600;
+const SESSION_RENEW_SECONDS = 24 * 3600;
+export const MIN_PASSWORD = 8;
+/**
+ * Password guesses allowed per address and minute. Better Auth's default (3 per 10 s) refuses a team behind one
+ * proxy signing in after a restart; 10 a minute still makes guessing hopeless.
+ */
+const SIGN_IN_PER_MINUTE = 10;
+
+/**
+ * The secret that signs session cookies. A team deployment sets DREAMGYM_AUTH_SECRET on every machine; a single
+ * machine gets one made at first start and kept beside the database, so that restarts keep everyone signed in.
+ */
+export function authSecret(settings: Config = config()): string {
+  if (settings.auth.secret) return settings.auth.secret;
+  const file = path.resolve(/*turbopackIgnore: true*/ settings.dataDir, "auth-secret");
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  try {
+    fs.writeFileSync(file, crypto.randomBytes(32).toString("base64url"), { flag: "wx", mode: 0o600 });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+  }
+  return fs.readFileSync(file, "utf8").trim();
+}
+
+/** Where people reach the app: the configured URL, else the address it listens on. */
+export function publicUrl(settings: Config = config()): string {
+  return settings.auth.url ?? `http://${settings.host}:${settings.port}`;
+}
+
+/** The same machine's other names for loopback: a browser may open 127.0.0.1 or localhost. */
+function trustedOrigins(url: string): string[] {
+  const origin = new URL(url);
+  if (!["127.0.0.1", "localhost", "0.0.0.0"].includes(origin.hostname)) return [origin.origin];
+  return ["127.0.0.1", "localhost"].map((host) => `${origin.protocol}//${host}:${origin.port}`);
+}
+
+function providerOf(databaseUrl: string): "sqlite" | "postgresql" {
+  return /^postgres(ql)?:\/\//.test(databaseUrl) ? "postgresql" : "sqlite";
+}
+
+export function createAuth(db: Db, settings: Config = config()) {
+  const oidc = settings.auth.oidc;
+  return betterAuth({
+    appName: "DreamGym",
+    baseURL: publicUrl(settings),
+    secret: authSecret(settings),
+    trustedOrigins: trustedOrigins(publicUrl(settings)),
+    database: prismaAdapter(db, { provider: providerOf(settings.databaseUrl) }),
+    // Admins add people; nobody signs themselves up with a password.
+    emailAndPassword: { enabled: true, disableSignUp: true, minPasswordLength: MIN_PASSWORD },
+    session: { expiresIn: SESSION_SECONDS, updateAge: SESSION_RENEW_SECONDS },
+    rateLimit: { customRules: { "/sign-in/email": { window: 60, max: SIGN_IN_PER_MINUTE } } },
+    plugins: [
+      // Roles and user management; people who arrive through OIDC see everything and change nothing until an
+      // admin gives them a role.
+      admin({ ac, roles, defaultRole: "viewer", adminRoles: ["admin"] }),
+      // Trainers and scripts send the session token as `Authorization: Bearer …` (the environment server, curl).
+      bearer(),
+      ...(oidc
+        ? [
+            genericOAuth({
+              config: [
+                {
+                  providerId: "oidc",
+                  discoveryUrl: oidc.discoveryUrl,
+                  clientId: oidc.clientId,
+                  ...(oidc.clientSecret ? { clientSecret: oidc.clientSecret } : {}),
+                  scopes: oidc.scopes,
+                  pkce: true,
+                },
+              ],
+            }),
+          ]
+        : []),
+    ],
+  });
+}
+
+export type Auth = ReturnType<typeof createAuth>;
+
+const instances = new WeakMap<Db, Auth>();
+
+/** One Better Auth instance per database client (the process has one; tests open one per test). */
+export function authFor(db: Db): Auth {
+  let auth = instances.get(db);
+  if (!auth) {
+    auth = createAuth(db);
+    instances.set(db, auth);
+  }
+  return auth;
+}
+
+/** Better Auth over the process's one database client. */
+export async function getAuth(): Promise<Auth> {
+  return authFor(await getDb());
+}

@@ -1,0 +1,19 @@
+import { can, describePermission, type Permission } from "./access";
+import { type SignedInUser, signedInUser } from "./session";
+
+/**
+ * For route handlers (downloads, the environment server): the signed-in person if their role allows
+ * `permission`, else the response that says why not (401 to sign in, 403 naming the role).
+ */
+export async function permitted(headers: Headers, permission: Permission): Promise<SignedInUser | Response> {
+  const user = await signedInUser(headers);
+  if (!user)
+    return new Response("Sign in to use DreamGym (a session cookie or `Authorization: Bearer <token>`)\n", {
+      status: 401,
+    });
+  if (!can(user.role, permission))
+    return new Response(`Your role (${user.role}) may not ${describePermission(permission)}\n`, {
+      status: 403,
+    });
+  return user;
+}
