@@ -1,32 +1,18 @@
-import { type Client, type Config, createClient, type TransactionMode } from "@libsql/client";
+import type { Client, Config } from "@libsql/client";
 import { PrismaLibSQL } from "@prisma/adapter-libsql";
 import { config } from "@/env";
 import { PrismaClient } from "@/generated/prisma/client";
+import { createSqliteClient } from "./sqliteClient";
 
 export type Db = PrismaClient;
 
 /** Several processes (web, workers, CLI) share one SQLite file: wait on a busy database instead of failing. */
 const CONNECTION_PRAGMAS = ["PRAGMA busy_timeout = 15000", "PRAGMA foreign_keys = ON"];
 
-/**
- * libsql hands its connection to each interactive transaction and lazily opens a new one for what follows;
- * per-connection settings (busy timeout, foreign keys) would silently be lost after the first transaction. This
- * factory re-applies them to every new connection, while the adapter still holds its lock.
- */
+/** Prisma's libsql adapter over createSqliteClient's clients (see there for what they mend). */
 class PrismaSqlite extends PrismaLibSQL {
   override createClient(config: Config): Client {
-    const client = createClient(config);
-    const configure = async () => {
-      for (const pragma of CONNECTION_PRAGMAS) await client.execute(pragma);
-    };
-    const transaction = client.transaction.bind(client);
-    client.transaction = async (mode?: TransactionMode) => {
-      const tx = await transaction(mode);
-      await configure();
-      return tx;
-    };
-    void configure();
-    return client;
+    return createSqliteClient(config, CONNECTION_PRAGMAS);
   }
 }
 

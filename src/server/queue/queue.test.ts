@@ -1,6 +1,18 @@
+import { createClient } from "@libsql/client";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createTestDb, type TestDb } from "../../../tests/helpers/testDb";
-import { backoffMs, CRASHES_AT_ONE_POINT, cancel, claim, enqueue, fail, heartbeat } from "./queue";
+import type { Db } from "../db";
+import {
+  backoffMs,
+  CRASHES_AT_ONE_POINT,
+  cancel,
+  claim,
+  complete,
+  enqueue,
+  fail,
+  heartbeat,
+  OUTCOME_ATTEMPTS,
+} from "./queue";
 import { type JobHandlers, runOneJob, runWorkerLoop, sleep, throwIfStopped } from "./worker";
 
 let t: TestDb;
@@ -199,5 +211,40 @@ describe("job queue", () => {
     const row = await t.db.job.findFirstOrThrow();
     expect(row.lockedBy).toBe("fast");
     expect(row.status).toBe("running");
+  });
+
+  it("records a job's outcome through a moment when another process holds the write lock", async () => {
+    const job = await enqueue(t.db, "collect", collectPayload);
+    const claimed = await claim(t.db, "w", 10_000);
+    // This connection gives up on the lock after 20 ms; another process holds it for 50.
+    await t.db.$queryRawUnsafe("PRAGMA busy_timeout = 20");
+    const holder = createClient({ url: t.url });
+    const lock = await holder.transaction("write");
+    setTimeout(() => void lock.rollback(), 50);
+    try {
+      expect(await complete(t.db, claimed!, "w", { episodes: 1 })).toBe(true);
+    } finally {
+      holder.close();
+    }
+    expect(await t.db.job.findUniqueOrThrow({ where: { id: job.id } })).toMatchObject({
+      status: "succeeded",
+      result: { episodes: 1 },
+    });
+  });
+
+  it("says which outcome it could not record when the database stays locked", async () => {
+    await enqueue(t.db, "collect", collectPayload, { maxAttempts: 1 });
+    const claimed = await claim(t.db, "w", 10_000);
+    let tries = 0;
+    const locked = {
+      $executeRaw: async () => {
+        tries++;
+        throw new Error("Raw query failed. Code: `5`. Message: `SQLITE_BUSY: database is locked`");
+      },
+    } as unknown as Db;
+    await expect(fail(locked, claimed!, "w", new Error("boom"))).rejects.toThrow(
+      `could not record collect job ${claimed!.id} as failed: the database stayed locked through ${OUTCOME_ATTEMPTS} tries`,
+    );
+    expect(tries).toBe(OUTCOME_ATTEMPTS);
   });
 });

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Job } from "@/generated/prisma/client";
-import type { Db } from "../db";
+import { type Db, isBusyError, retryWhenBusy } from "../db";
 import { type JobPayload, type JobType, parsePayload } from "./payloads";
 
 /**
@@ -151,6 +151,25 @@ export async function heartbeat(
   return { ownsLease: true, cancelRequested: job?.cancelRequested ?? false };
 }
 
+/** Tries at a job's final status write: another writer's transient lock must not lose a finished job's outcome. */
+export const OUTCOME_ATTEMPTS = 4;
+
+/**
+ * Runs a job's final status write (one short compare-and-set UPDATE, so running it again is exact), again when
+ * SQLite answers busy; says which outcome was lost when the database stays locked through every try.
+ */
+async function recordOutcome(job: Job, outcome: string, write: () => Promise<number>): Promise<number> {
+  try {
+    return await retryWhenBusy(write, OUTCOME_ATTEMPTS);
+  } catch (error) {
+    if (!isBusyError(error)) throw error;
+    throw new Error(
+      `could not record ${job.type} job ${job.id} as ${outcome}: the database stayed locked through ${OUTCOME_ATTEMPTS} tries (${(error as Error).message})`,
+      { cause: error },
+    );
+  }
+}
+
 export async function complete(
   db: Db,
   job: Job,
@@ -159,11 +178,15 @@ export async function complete(
   message?: string,
 ): Promise<boolean> {
   const now = new Date();
-  const updated = await db.$executeRaw`
-    UPDATE "Job" SET status = 'succeeded', result = ${JSON.stringify(result ?? null)}, progress = 1,
-      message = COALESCE(${message?.slice(0, 500) ?? null}, message), lockedBy = NULL,
-      leaseUntil = NULL, finishedAt = ${now}, updatedAt = ${now}
-    WHERE id = ${job.id} AND lockedBy = ${workerId} AND status = 'running'`;
+  const updated = await recordOutcome(
+    job,
+    "succeeded",
+    () => db.$executeRaw`
+      UPDATE "Job" SET status = 'succeeded', result = ${JSON.stringify(result ?? null)}, progress = 1,
+        message = COALESCE(${message?.slice(0, 500) ?? null}, message), lockedBy = NULL,
+        leaseUntil = NULL, finishedAt = ${now}, updatedAt = ${now}
+      WHERE id = ${job.id} AND lockedBy = ${workerId} AND status = 'running'`,
+  );
   return updated === 1;
 }
 
@@ -177,15 +200,17 @@ export async function fail(
   const message = error instanceof Error ? error.message : String(error);
   const final = job.attempts >= job.maxAttempts;
   const now = new Date();
-  const updated = final
-    ? await db.$executeRaw`
-        UPDATE "Job" SET status = 'failed', error = ${message}, lockedBy = NULL, leaseUntil = NULL,
-          finishedAt = ${now}, updatedAt = ${now}
-        WHERE id = ${job.id} AND lockedBy = ${workerId} AND status = 'running'`
-    : await db.$executeRaw`
-        UPDATE "Job" SET status = 'queued', error = ${message}, lockedBy = NULL, leaseUntil = NULL,
-          runAt = ${new Date(now.getTime() + backoffMs(job.attempts))}, updatedAt = ${now}
-        WHERE id = ${job.id} AND lockedBy = ${workerId} AND status = 'running'`;
+  const updated = await recordOutcome(job, final ? "failed" : "queued for a retry", () =>
+    final
+      ? db.$executeRaw`
+          UPDATE "Job" SET status = 'failed', error = ${message}, lockedBy = NULL, leaseUntil = NULL,
+            finishedAt = ${now}, updatedAt = ${now}
+          WHERE id = ${job.id} AND lockedBy = ${workerId} AND status = 'running'`
+      : db.$executeRaw`
+          UPDATE "Job" SET status = 'queued', error = ${message}, lockedBy = NULL, leaseUntil = NULL,
+            runAt = ${new Date(now.getTime() + backoffMs(job.attempts))}, updatedAt = ${now}
+          WHERE id = ${job.id} AND lockedBy = ${workerId} AND status = 'running'`,
+  );
   if (updated !== 1) return "lost";
   return final ? "failed" : "retry";
 }
@@ -196,18 +221,26 @@ export async function fail(
  */
 export async function release(db: Db, job: Job, workerId: string): Promise<boolean> {
   const now = new Date();
-  const updated = await db.$executeRaw`
-    UPDATE "Job" SET status = 'queued', lockedBy = NULL, leaseUntil = NULL, runAt = ${now},
-      attempts = MAX(attempts - 1, 0), updatedAt = ${now}
-    WHERE id = ${job.id} AND lockedBy = ${workerId} AND status = 'running'`;
+  const updated = await recordOutcome(
+    job,
+    "handed back",
+    () => db.$executeRaw`
+      UPDATE "Job" SET status = 'queued', lockedBy = NULL, leaseUntil = NULL, runAt = ${now},
+        attempts = MAX(attempts - 1, 0), updatedAt = ${now}
+      WHERE id = ${job.id} AND lockedBy = ${workerId} AND status = 'running'`,
+  );
   return updated === 1;
 }
 
 export async function markCancelled(db: Db, job: Job, workerId: string): Promise<void> {
   const now = new Date();
-  await db.$executeRaw`
-    UPDATE "Job" SET status = 'cancelled', lockedBy = NULL, leaseUntil = NULL, finishedAt = ${now}, updatedAt = ${now}
-    WHERE id = ${job.id} AND lockedBy = ${workerId}`;
+  await recordOutcome(
+    job,
+    "cancelled",
+    () => db.$executeRaw`
+      UPDATE "Job" SET status = 'cancelled', lockedBy = NULL, leaseUntil = NULL, finishedAt = ${now}, updatedAt = ${now}
+      WHERE id = ${job.id} AND lockedBy = ${workerId}`,
+  );
 }
 
 /** Cancel: a queued job stops at once; a running one is asked to stop and its worker ends it at the next heartbeat. */

@@ -4,6 +4,7 @@ import type { Db } from "../db";
 import type { AnnIndexPolicy, SearchTuning } from "./annIndex";
 import { readEmbedderSetting, writeEmbedderSetting } from "./embedderSetting";
 import { LanceReplayBuffer } from "./lanceReplayBuffer";
+import { markAllStepsPending } from "./pendingSteps";
 
 export interface OpenReplayBufferOptions {
   lancedbDir: string;
@@ -23,6 +24,10 @@ export interface OpenReplayBufferOptions {
  */
 export async function openReplayBuffer(options: OpenReplayBufferOptions): Promise<LanceReplayBuffer> {
   const { db, embedder } = options;
+  // Marking takes one write per batch of steps, so it is done while the table is still missing: an open stopped
+  // halfway finds it missing again next time and starts over (builtWith is undefined when there is no table).
+  const missing = (await LanceReplayBuffer.builtWith(options.lancedbDir)) === undefined;
+  if (missing) await markAllStepsPending(db);
   const store = await LanceReplayBuffer.open({
     dir: options.lancedbDir,
     embedder,
@@ -33,9 +38,8 @@ export async function openReplayBuffer(options: OpenReplayBufferOptions): Promis
       : {}),
   });
   try {
-    if (store.created) {
-      await db.step.updateMany({ where: { indexedAt: { not: null } }, data: { indexedAt: null } });
-    }
+    // Created all the same: another process dropped the table between the check and the open.
+    if (store.created && !missing) await markAllStepsPending(db);
     const recorded = await readEmbedderSetting(db);
     if (!recorded || !sameEmbedder(recorded, embedder)) await writeEmbedderSetting(db, embedder);
     return store;

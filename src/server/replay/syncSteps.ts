@@ -99,13 +99,12 @@ export interface ReindexOptions extends Omit<IndexPendingOptions, "afterWrite"> 
 
 /**
  * Rebuilds the replay buffer from Prisma, e.g. after a change of embedder: drops the table, marks every step
- * pending, and indexes them all. Safe to interrupt: a table that is missing or new when the store is next
- * opened makes openReplayBuffer mark every step pending again.
+ * pending (openReplayBuffer does, finding the table missing), and indexes them all. Safe to interrupt: a table
+ * that is missing or new when the store is next opened makes openReplayBuffer mark every step pending again.
  */
 export async function reindex(db: Db, options: ReindexOptions): Promise<IndexPendingResult> {
   const { lancedbDir, embedder, ...indexOptions } = options;
   await LanceReplayBuffer.drop(lancedbDir);
-  await db.step.updateMany({ where: { indexedAt: { not: null } }, data: { indexedAt: null } });
   await clearEmbedderSetting(db);
   const store = await openReplayBuffer({ lancedbDir, embedder, db });
   try {

@@ -3,7 +3,9 @@ import os from "node:os";
 import path from "node:path";
 import { HAND_CHECKED } from "@/core/replay/testing";
 import type { TrajectorySource, Transition } from "@/core/types";
+import { bulkInsert } from "../bulkInsert";
 import type { Db } from "../db";
+import { insertSteps } from "../trajectories/insertSteps";
 import type { LanceReplayBuffer } from "./lanceReplayBuffer";
 
 /** Test helpers: a temp LanceDB folder, Prisma steps made from the hand-checked transitions, and both sides' ids. */
@@ -88,5 +90,46 @@ export function manyTransitions(count: number, prefix = "m"): Transition[] {
       success: false,
       valid: true,
     };
+  });
+}
+
+/**
+ * `count` pending steps of manyTransitions, one per trajectory, written in bulk as a run stores its rollouts: a
+ * backlog for the indexer in well under a second. Returns their ids.
+ */
+export async function writeManySteps(db: Db, count: number): Promise<string[]> {
+  // manyTransitions names a task for every transition.
+  const transitions = manyTransitions(count).map((t) => ({ ...t, taskId: t.taskId ?? "household:train:0" }));
+  const tasks = new Map(transitions.map((t) => [t.taskId, t.instruction]));
+  await db.task.createMany({
+    data: [...tasks].map(([id, instruction]) => ({
+      id,
+      domain: "household",
+      instruction,
+      split: "train",
+      origin: "seed",
+    })),
+  });
+  return db.$transaction(async (tx) => {
+    await bulkInsert(
+      tx,
+      "Trajectory",
+      ["id", "taskId", "domain", "source", "policy", "length", "createdAt"],
+      transitions.map((t) => [`trajectory-${t.id}`, t.taskId, t.domain, t.source, "test", 1, new Date()]),
+    );
+    return insertSteps(
+      tx,
+      transitions.map((t) => ({
+        trajectoryId: `trajectory-${t.id}`,
+        index: 0,
+        state: t.state.text,
+        action: t.action,
+        nextState: t.next.text,
+        reward: t.reward,
+        done: t.done,
+        success: t.success,
+        valid: t.valid,
+      })),
+    );
   });
 }
