@@ -7,39 +7,26 @@ import { RoleName } from "@/shared/roles";
  * figure. The same table decides on the server for tRPC, the route handlers, the exports and the environment
  * server, and Better Auth's admin plugin uses it for user management.
  */
-export const statements = {
-  ...defaultStatements,
+/** What researchers change: the experiments and their data. */
+const research = {
   run: ["launch", "cancel", "resume", "delete"],
   data: ["import", "collect", "index", "teacher", "delete"],
   job: ["cancel"],
   step: ["flag", "export"],
-  annotation: ["review", "export"],
   environment: ["train"],
 } as const;
 
+/** What annotators change: the teacher traces under review. */
+const annotation = { annotation: ["review", "export"] } as const;
+
+export const statements = { ...defaultStatements, ...research, ...annotation } as const;
+
 export const ac = createAccessControl(statements);
 
-const researcher = ac.newRole({
-  run: ["launch", "cancel", "resume", "delete"],
-  data: ["import", "collect", "index", "teacher", "delete"],
-  job: ["cancel"],
-  step: ["flag", "export"],
-  environment: ["train"],
-});
-
-const annotator = ac.newRole({ annotation: ["review", "export"] });
-
+const researcher = ac.newRole(research);
+const annotator = ac.newRole(annotation);
 const viewer = ac.newRole({});
-
-const admin = ac.newRole({
-  ...adminAc.statements,
-  run: ["launch", "cancel", "resume", "delete"],
-  data: ["import", "collect", "index", "teacher", "delete"],
-  job: ["cancel"],
-  step: ["flag", "export"],
-  annotation: ["review", "export"],
-  environment: ["train"],
-});
+const admin = ac.newRole({ ...adminAc.statements, ...research, ...annotation });
 
 export const roles = { admin, researcher, annotator, viewer };
 

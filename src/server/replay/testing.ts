@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { HAND_CHECKED } from "@/core/replay/testing";
-import type { TrajectorySource, Transition } from "@/core/types";
+import type { Step, TrajectorySource, Transition } from "@/core/types";
 import { bulkInsert } from "../bulkInsert";
 import type { Db } from "../db";
 import { insertSteps } from "../trajectories/insertSteps";
@@ -24,6 +24,20 @@ export async function lanceIds(buffer: LanceReplayBuffer): Promise<string[]> {
 /** Every Step id in Prisma, sorted: what the table should hold once in sync. */
 export async function stepIds(db: Db): Promise<string[]> {
   return (await db.step.findMany({ select: { id: true }, orderBy: { id: "asc" } })).map((s) => s.id);
+}
+
+/** A transition as the only step of its trajectory. */
+function firstStepRow(t: Step) {
+  return {
+    index: 0,
+    state: t.state.text,
+    action: t.action,
+    nextState: t.next.text,
+    reward: t.reward,
+    done: t.done,
+    success: t.success,
+    valid: t.valid,
+  };
 }
 
 /**
@@ -48,18 +62,7 @@ export async function writeHandSteps(db: Db, copies = 1, source?: TrajectorySour
           policy: "test",
           length: 1,
           steps: {
-            create: [
-              {
-                index: 0,
-                state: c === 0 ? t.state.text : `${t.state.text} (visit ${c})`,
-                action: t.action,
-                nextState: t.next.text,
-                reward: t.reward,
-                done: t.done,
-                success: t.success,
-                valid: t.valid,
-              },
-            ],
+            create: [{ ...firstStepRow(t), state: c === 0 ? t.state.text : `${t.state.text} (visit ${c})` }],
           },
         },
       });
@@ -119,17 +122,7 @@ export async function writeManySteps(db: Db, count: number): Promise<string[]> {
     );
     return insertSteps(
       tx,
-      transitions.map((t) => ({
-        trajectoryId: `trajectory-${t.id}`,
-        index: 0,
-        state: t.state.text,
-        action: t.action,
-        nextState: t.next.text,
-        reward: t.reward,
-        done: t.done,
-        success: t.success,
-        valid: t.valid,
-      })),
+      transitions.map((t) => ({ trajectoryId: `trajectory-${t.id}`, ...firstStepRow(t) })),
     );
   });
 }

@@ -18,16 +18,9 @@ const LINKS = [
 export function Nav() {
   const pathname = usePathname();
   const managesPeople = useCan("user:list");
-  if (pathname.startsWith("/sign-in"))
-    return (
-      <nav className="nav" aria-label="Main">
-        <div className="brand">
-          DreamGym
-          <small>experience synthesis for agent RL</small>
-        </div>
-      </nav>
-    );
-  const links = managesPeople ? [...LINKS, { href: "/users", label: "Users" }] : LINKS;
+  // The sign-in page shows the brand alone: every link would lead back to it.
+  const signingIn = pathname.startsWith("/sign-in");
+  const links = signingIn ? [] : managesPeople ? [...LINKS, { href: "/users", label: "Users" }] : LINKS;
   return (
     <nav className="nav" aria-label="Main">
       <div className="brand">
@@ -39,7 +32,7 @@ export function Nav() {
           {link.label}
         </Link>
       ))}
-      <UserMenu />
+      {signingIn ? null : <UserMenu />}
     </nav>
   );
 }
