@@ -10,6 +10,7 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { config } from "@/env";
+import { redactDatabaseUrl } from "@/env/database";
 import { getDb } from "@/server/db";
 import { seedDemoIfEmpty } from "@/server/demo/seedDemo";
 import { migrateDeploy } from "@/server/migrate";
@@ -76,7 +77,7 @@ function buildIfNeeded() {
 
 async function main() {
   const settings = config();
-  log(`database ${settings.databaseUrl}`);
+  log(`database ${redactDatabaseUrl(settings.databaseUrl)}`);
   await migrateDeploy(settings.databaseUrl);
   log("migrations applied");
   if (settings.demo.seedOnEmpty) {
