@@ -70,6 +70,28 @@ describeEachDatabase("job queue", (dialect) => {
     expect(done.every((j) => j.status === "succeeded" && j.attempts === 1)).toBe(true);
   });
 
+  it("claims the job due longest ago and returns it as stored", async () => {
+    const later = await enqueue(
+      t.db,
+      "collect",
+      { ...collectPayload, seed: 1 },
+      { runAt: new Date(Date.now() - 1_000) },
+    );
+    const first = await enqueue(
+      t.db,
+      "collect",
+      { ...collectPayload, seed: 2 },
+      { runAt: new Date(Date.now() - 5_000) },
+    );
+    const claimed = await claim(t.db, "w", 10_000);
+    expect(claimed?.id).toBe(first.id);
+    expect(claimed).toEqual(await t.db.job.findUnique({ where: { id: first.id } }));
+    expect(claimed).toMatchObject({ status: "running", lockedBy: "w", attempts: 1 });
+    expect(claimed?.leaseToken).toEqual(expect.any(String));
+    expect((await claim(t.db, "w", 10_000))?.id).toBe(later.id);
+    expect(await claim(t.db, "w", 10_000)).toBeNull();
+  });
+
   it("reclaims the job of a worker that died once its lease expires", async () => {
     const job = await enqueue(t.db, "collect", collectPayload);
     const claimed = await claim(t.db, "crashed-worker", 200);

@@ -72,7 +72,8 @@ export async function claim(
   if (types?.length === 0) return null;
   if (dialectOf(db) === "postgresql") return claimSkippingLocked(db, workerId, leaseMs, types, now);
   const where = { ...claimable(now), ...(types ? { type: { in: [...types] } } : {}) };
-  const candidates = await db.job.findMany({ where, orderBy: { createdAt: "asc" }, take: 5 });
+  // The job due longest ago first (a retry waits out its backoff, then takes its turn).
+  const candidates = await db.job.findMany({ where, orderBy: { runAt: "asc" }, take: 5 });
   for (const candidate of candidates) {
     if (candidate.status === "running") {
       // Its worker died (the lease ran out). Every job type resumes (payloads.ts), so this costs no attempt.
@@ -91,9 +92,11 @@ export async function claim(
 }
 
 /**
- * PostgreSQL's claim. A dead worker's job first (few: at most one per worker; each a compare-and-set of its own),
- * then the oldest queued job, chosen and taken in one statement: the subquery locks the row it picks and skips
- * rows that another worker's claim has locked, so concurrent claims never queue behind one another.
+ * PostgreSQL's claim, in one statement when the queue has work: the oldest due job is chosen and taken at once,
+ * the subquery locking the row it picks and skipping rows that other workers' claims hold, so concurrent claims
+ * never queue behind one another (ordered by runAt, which the status-runAt index serves without sorting the
+ * queue). A dead worker's job goes first: while one exists the statement takes nothing, and its reclaim (a
+ * compare-and-set as on SQLite) follows; only if none can be reclaimed is a queued job taken regardless.
  */
 async function claimSkippingLocked(
   db: Db,
@@ -102,29 +105,45 @@ async function claimSkippingLocked(
   types: readonly string[] | undefined,
   now: Date,
 ): Promise<Job | null> {
-  const typeIn = types ? { type: { in: [...types] } } : {};
+  const queued = await claimQueued(db, workerId, leaseMs, types, now, true);
+  if (queued) return queued;
   const dead = await db.job.findMany({
-    where: { status: "running", leaseUntil: { lt: now }, ...typeIn },
-    orderBy: { createdAt: "asc" },
+    where: { status: "running", leaseUntil: { lt: now }, ...(types ? { type: { in: [...types] } } : {}) },
+    orderBy: { runAt: "asc" },
     take: 5,
   });
+  if (dead.length === 0) return null;
   for (const candidate of dead) {
     const reclaimed = await reclaimCrashed(db, candidate, workerId, leaseMs, now);
     if (reclaimed) return reclaimed;
   }
+  return claimQueued(db, workerId, leaseMs, types, now, false);
+}
+
+async function claimQueued(
+  db: Db,
+  workerId: string,
+  leaseMs: number,
+  types: readonly string[] | undefined,
+  now: Date,
+  unlessDead: boolean,
+): Promise<Job | null> {
   const lease = new Date(now.getTime() + leaseMs);
   const ofType = types ? Prisma.sql`AND type IN (${Prisma.join([...types])})` : Prisma.empty;
-  const won = await db.$queryRaw<{ id: string }[]>`
+  const noDead = unlessDead
+    ? Prisma.sql`AND NOT EXISTS (
+        SELECT 1 FROM "Job" WHERE status = 'running' AND "leaseUntil" < ${now} ${ofType})`
+    : Prisma.empty;
+  const won = await db.$queryRaw<Job[]>`
     UPDATE "Job" SET status = 'running', "lockedBy" = ${workerId}, "leaseUntil" = ${lease}, "heartbeatAt" = ${now},
       "leaseToken" = ${randomUUID()}, attempts = attempts + 1, "startedAt" = COALESCE("startedAt", ${now}), "updatedAt" = ${now}
     WHERE id = (
       SELECT id FROM "Job"
-      WHERE status = 'queued' AND "runAt" <= ${now} AND "cancelRequested" = false ${ofType}
-      ORDER BY "createdAt" LIMIT 1
+      WHERE status = 'queued' AND "runAt" <= ${now} AND "cancelRequested" = false ${ofType} ${noDead}
+      ORDER BY "runAt" LIMIT 1
       FOR UPDATE SKIP LOCKED)
-    RETURNING id`;
-  const id = won[0]?.id;
-  return id ? db.job.findUniqueOrThrow({ where: { id } }) : null;
+    RETURNING *`;
+  return won[0] ?? null;
 }
 
 /** Crashes in a row at one point (same progress and message) after which a resumable job is stopped there. */
