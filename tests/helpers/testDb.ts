@@ -124,6 +124,12 @@ async function admin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
   }
 }
 
+/**
+ * A new, empty database in UTF-8 that sorts text by code point, as SQLite does, whatever the server's locale: the
+ * tests' expectations of ORDER BY hold on both databases.
+ */
+const FRESH = "TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C'";
+
 /** Any constant: test processes building the template database take turns. */
 const TEMPLATE_LOCK = 720_190_002;
 
@@ -149,7 +155,7 @@ function migratedPostgresTemplate(): Promise<string> {
     const exists = await client.query("SELECT 1 FROM pg_database WHERE datname = $1", [name]);
     if (exists.rowCount === 0) {
       const building = `${name}_${randomBytes(4).toString("hex")}`;
-      await client.query(`CREATE DATABASE "${building}"`);
+      await client.query(`CREATE DATABASE "${building}" ${FRESH}`);
       try {
         await migrateDeploy(withDatabase(testPostgresUrl() as string, building));
       } catch (error) {
@@ -171,9 +177,9 @@ function migratedPostgresTemplate(): Promise<string> {
 export async function createPostgresTestDatabase(
   options: { empty?: boolean } = {},
 ): Promise<{ url: string; drop: () => Promise<void> }> {
-  const template = options.empty ? "template0" : await migratedPostgresTemplate();
+  const from = options.empty ? FRESH : `TEMPLATE "${await migratedPostgresTemplate()}"`;
   const name = `dreamgym_test_${process.pid}_${randomBytes(4).toString("hex")}`;
-  await admin((client) => client.query(`CREATE DATABASE "${name}" TEMPLATE "${template}"`));
+  await admin((client) => client.query(`CREATE DATABASE "${name}" ${from}`));
   return {
     url: withDatabase(testPostgresUrl() as string, name),
     drop: async () => {

@@ -5,6 +5,7 @@
  * placeholders). What cannot be shared is asked of this module, so that each difference lives in one place.
  */
 import { Prisma } from "@/generated/prisma/client";
+import type { Db } from "../db";
 
 export type Dialect = "sqlite" | "postgresql";
 
@@ -29,4 +30,81 @@ export function dialectOf(db: object): Dialect {
 /** `FOR UPDATE SKIP LOCKED` where rows can be locked (PostgreSQL); SQLite locks the whole file and has no such clause. */
 export function skipLocked(db: object): Prisma.Sql {
   return dialectOf(db) === "postgresql" ? Prisma.sql`FOR UPDATE SKIP LOCKED` : Prisma.empty;
+}
+
+/**
+ * SQL text written with SQLite's `?` placeholders, as PostgreSQL wants it: $1, $2 … in order. A `?` inside a quoted
+ * string or identifier is left alone. For the $queryRawUnsafe/$executeRawUnsafe call sites (dynamic column lists,
+ * multi-row VALUES); tagged templates need nothing, Prisma numbers their parameters itself.
+ */
+export function placeholders(db: object, sql: string): string {
+  if (dialectOf(db) !== "postgresql") return sql;
+  let n = 0;
+  let out = "";
+  let quote: string | null = null;
+  for (const ch of sql) {
+    if (quote) {
+      if (ch === quote) quote = null;
+      out += ch;
+    } else if (ch === "'" || ch === '"') {
+      quote = ch;
+      out += ch;
+    } else if (ch === "?") {
+      n++;
+      out += `$${n}`;
+    } else out += ch;
+  }
+  return out;
+}
+
+type UnsafeQuery = Pick<Db, "$queryRawUnsafe">;
+type UnsafeExecute = Pick<Db, "$executeRawUnsafe">;
+
+/** $queryRawUnsafe with `?` placeholders on either database. */
+export function queryUnsafe<T>(db: UnsafeQuery, sql: string, ...params: unknown[]): Promise<T> {
+  return db.$queryRawUnsafe<T>(placeholders(db, sql), ...params);
+}
+
+/** $executeRawUnsafe with `?` placeholders on either database. */
+export function executeUnsafe(db: UnsafeExecute, sql: string, ...params: unknown[]): Promise<number> {
+  return db.$executeRawUnsafe(placeholders(db, sql), ...params);
+}
+
+/** A boolean as a bound parameter: SQLite stores Prisma's booleans as 0 and 1, PostgreSQL has booleans. */
+export function boolParam(db: object, value: boolean): boolean | number {
+  return dialectOf(db) === "postgresql" ? value : value ? 1 : 0;
+}
+
+/** The values of a group joined by a separator: SQLite's group_concat, PostgreSQL's string_agg (over text). */
+export function groupConcat(db: object, expression: Prisma.Sql, separator: string): Prisma.Sql {
+  return dialectOf(db) === "postgresql"
+    ? Prisma.sql`string_agg(CAST(${expression} AS TEXT), ${separator})`
+    : Prisma.sql`group_concat(${expression}, ${separator})`;
+}
+
+/** The tables a write-locked transaction keeps others from writing (PostgreSQL); the queue's are not among them. */
+const DATA_TABLES = [
+  "Task",
+  "Trajectory",
+  "Step",
+  "Annotation",
+  "AnnotationEvent",
+  "Run",
+  "Checkpoint",
+  "RunMetric",
+  "TaskStat",
+];
+
+/**
+ * Makes a transaction the only writer until it commits, so that what it reads next stays true. SQLite: a no-op
+ * UPDATE takes the database's write lock (Prisma's transactions are deferred). PostgreSQL: SHARE ROW EXCLUSIVE on
+ * the data tables, which lets readers on but makes every other writer of them (and every other such transaction)
+ * wait for the commit; the queue's tables stay free, so heartbeats and claims go on meanwhile.
+ */
+export async function lockForWriting(tx: Pick<Db, "$executeRaw" | "$executeRawUnsafe">): Promise<void> {
+  if (dialectOf(tx) === "postgresql")
+    await tx.$executeRawUnsafe(
+      `LOCK TABLE ${DATA_TABLES.map((t) => `"${t}"`).join(", ")} IN SHARE ROW EXCLUSIVE MODE`,
+    );
+  else await tx.$executeRaw`UPDATE "Setting" SET key = key WHERE 0 = 1`;
 }

@@ -1,19 +1,19 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createTestDb, type TestDb } from "../../../../tests/helpers/testDb";
+import { afterEach, beforeEach, expect, it } from "vitest";
+import { createTestDb, describeEachDatabase, type TestDb } from "../../../../tests/helpers/testDb";
 import { seedResearcherWorld } from "../../steps/testFixtures";
 import { createCaller } from "../root";
 
 /** Who flags and why, where a test does not care. */
 const BY = { category: "hallucinated-element", author: "Rae" } as const;
-let t: TestDb;
-beforeEach(async () => {
-  t = await createTestDb();
-});
-afterEach(async () => {
-  await t.cleanup();
-});
+describeEachDatabase("trajectories router", (dialect) => {
+  let t: TestDb;
+  beforeEach(async () => {
+    t = await createTestDb(dialect);
+  });
+  afterEach(async () => {
+    await t.cleanup();
+  });
 
-describe("trajectories router", () => {
   it("filters the explorer by run, iteration, task, source, success and flagged", async () => {
     const world = await seedResearcherWorld(t.db);
     const caller = createCaller({ db: t.db });
