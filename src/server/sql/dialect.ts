@@ -108,3 +108,13 @@ export async function lockForWriting(tx: Pick<Db, "$executeRaw" | "$executeRawUn
     );
   else await tx.$executeRaw`UPDATE "Setting" SET key = key WHERE 0 = 1`;
 }
+
+/**
+ * A case-insensitive "contains" filter for Prisma, as a search box means it: SQLite's LIKE ignores ASCII case by
+ * itself; PostgreSQL's needs Prisma's insensitive mode (ILIKE), which SQLite's client types do not know.
+ */
+export function containsText(dialect: Dialect, text: string): Prisma.StringFilter {
+  return (
+    dialect === "postgresql" ? { contains: text, mode: "insensitive" } : { contains: text }
+  ) as Prisma.StringFilter;
+}

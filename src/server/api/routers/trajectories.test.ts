@@ -27,6 +27,8 @@ describeEachDatabase("trajectories router", (dialect) => {
     expect(await ids({ source: "offline" })).toEqual([world.offlineId]);
     expect(await ids({ success: true })).toEqual([world.laterId]);
     expect(await ids({ flagged: true })).toEqual([]);
+    // The search ignores case on either database.
+    expect(await ids({ search: "RED Mug" })).toEqual([world.syntheticId, world.offlineId]);
 
     await caller.steps.flag({ ...BY, id: world.hallucinatedStepId, note: "teapot" });
     const flagged = await caller.trajectories.list({ flagged: true });
