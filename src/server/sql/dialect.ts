@@ -14,10 +14,6 @@ export function isPostgresUrl(url: string): boolean {
   return /^postgres(ql)?:\/\//i.test(url);
 }
 
-export function dialectOfUrl(url: string): Dialect {
-  return isPostgresUrl(url) ? "postgresql" : "sqlite";
-}
-
 /**
  * The dialect of a Prisma client or of a transaction client inside `$transaction` (both carry the provider their
  * client was generated for; transaction clients are proxies of theirs).
@@ -25,11 +21,6 @@ export function dialectOfUrl(url: string): Dialect {
 export function dialectOf(db: object): Dialect {
   const provider = (db as { _activeProvider?: string })._activeProvider;
   return provider === "postgresql" ? "postgresql" : "sqlite";
-}
-
-/** `FOR UPDATE SKIP LOCKED` where rows can be locked (PostgreSQL); SQLite locks the whole file and has no such clause. */
-export function skipLocked(db: object): Prisma.Sql {
-  return dialectOf(db) === "postgresql" ? Prisma.sql`FOR UPDATE SKIP LOCKED` : Prisma.empty;
 }
 
 /**
