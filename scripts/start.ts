@@ -10,6 +10,7 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { config } from "@/env";
+import { redactDatabaseUrl } from "@/env/database";
 import { authSecret } from "@/server/auth/auth";
 import { ensureDemoUsers, ensureFirstAdmin } from "@/server/auth/bootstrap";
 import { getDb } from "@/server/db";
@@ -78,7 +79,7 @@ function buildIfNeeded() {
 
 async function main() {
   const settings = config();
-  log(`database ${settings.databaseUrl}`);
+  log(`database ${redactDatabaseUrl(settings.databaseUrl)}`);
   await migrateDeploy(settings.databaseUrl);
   log("migrations applied");
   const db = await getDb();

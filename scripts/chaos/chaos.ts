@@ -27,6 +27,8 @@ export interface ChaosOptions {
   timeoutMs: number;
   /** Data folder; a fresh temporary one when absent (removed afterwards unless `keep`). */
   dir?: string;
+  /** The database the workers share: the data folder's SQLite file when absent, or a PostgreSQL URL. */
+  databaseUrl?: string;
   keep?: boolean;
   log?: (line: string) => void;
 }
@@ -87,7 +89,8 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     }),
   );
   const env: NodeJS.ProcessEnv = { ...process.env, DREAMGYM_DATA_DIR: dir, DREAMGYM_CONFIG: configFile };
-  delete env.DATABASE_URL;
+  if (options.databaseUrl) env.DATABASE_URL = options.databaseUrl;
+  else delete env.DATABASE_URL;
   delete env.LANCEDB_DIR;
   const settings = loadConfig(env);
   await migrateDeploy(settings.databaseUrl);

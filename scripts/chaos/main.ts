@@ -1,5 +1,5 @@
 /**
- * `npm run chaos [-- --kills 12 --seed 1 --short --keep]`: two workers, a queue of import, collect, teacher and
+ * `npm run chaos [-- --kills 12 --seed 1 --short --keep --database-url postgresql://…]`: two workers, a queue of import, collect, teacher and
  * train jobs, a kill -9 of one of them every few seconds; then every count checked. Exits 1 on any problem.
  */
 import { Command, InvalidArgumentError } from "commander";
@@ -19,8 +19,19 @@ const program = new Command("chaos")
   .option("--short", "the small queue that `npm test` runs")
   .option("--lease <ms>", "the workers' lease", positiveInt, 1_500)
   .option("--keep", "keep the data folder (logs of both workers are in it)")
+  .option(
+    "--database-url <url>",
+    "the database (e.g. an empty PostgreSQL database); default: a fresh SQLite file",
+  )
   .parse();
-const opts = program.opts<{ kills: number; seed: number; short?: boolean; lease: number; keep?: boolean }>();
+const opts = program.opts<{
+  kills: number;
+  seed: number;
+  short?: boolean;
+  lease: number;
+  keep?: boolean;
+  databaseUrl?: string;
+}>();
 
 const report = await runChaos({
   kills: opts.kills,
@@ -30,6 +41,7 @@ const report = await runChaos({
   leaseMs: opts.lease,
   timeoutMs: 30 * 60_000,
   keep: opts.keep === true,
+  ...(opts.databaseUrl ? { databaseUrl: opts.databaseUrl } : {}),
   log: (line) => process.stderr.write(`${line}\n`),
 });
 

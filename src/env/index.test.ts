@@ -2,6 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { redactDatabaseUrl } from "./database";
 import { loadConfig } from "./index";
 
 describe("configuration", () => {
@@ -19,6 +20,19 @@ describe("configuration", () => {
     // No sign-in yet: only this machine can reach the app unless HOST (or the file's host) says otherwise.
     expect(config.host).toBe("127.0.0.1");
     expect(loadConfig({ DATABASE_URL: "file:x.db", HOST: "0.0.0.0" }).host).toBe("0.0.0.0");
+  });
+
+  it("accepts a SQLite file or a PostgreSQL server as the database, and nothing else", () => {
+    for (const url of ["postgresql://u:p@db:5432/dreamgym", "postgres://db/dreamgym", "file:/srv/dg/x.db"])
+      expect(loadConfig({ DATABASE_URL: url }).databaseUrl).toBe(url);
+    expect(() => loadConfig({ DATABASE_URL: "mysql://u:secret@db/dreamgym" })).toThrow(
+      /a SQLite file .* or a PostgreSQL server/,
+    );
+    // The password never reaches a log or an error.
+    expect(() => loadConfig({ DATABASE_URL: "mysql://u:secret@db/dreamgym" })).not.toThrow(/secret/);
+    expect(redactDatabaseUrl("postgresql://dreamgym:s3cret@db:5432/dg")).toBe(
+      "postgresql://dreamgym:***@db:5432/dg",
+    );
   });
 
   it("merges a config file under environment variables", () => {

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 import { BACKENDS } from "@/core/backends";
-import { databaseUrl } from "./database";
+import { databaseUrl, databaseUrlProblem } from "./database";
 
 /**
  * Validated configuration: environment variables override an optional JSON config file
@@ -35,7 +35,13 @@ const Backend = z.enum(BACKENDS);
 
 export const ConfigSchema = z.object({
   dataDir: z.string().default("data"),
-  databaseUrl: z.string().min(1),
+  databaseUrl: z
+    .string()
+    .min(1)
+    .superRefine((url, ctx) => {
+      const problem = databaseUrlProblem(url);
+      if (problem) ctx.addIssue({ code: "custom", message: problem });
+    }),
   lancedbDir: z.string().min(1),
   port: z.number().int().min(1).max(65535).default(3000),
   /**

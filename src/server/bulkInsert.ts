@@ -1,27 +1,33 @@
 import type { Db } from "./db";
+import { boolParam, executeUnsafe } from "./sql/dialect";
 
 type Executor = Pick<Db, "$executeRawUnsafe">;
 export type SqlValue = string | number | boolean | null | Date | unknown[] | Record<string, unknown>;
 
-/** SQLite allows 32,766 bound parameters per statement; stay well below. */
+/** SQLite allows 32,766 bound parameters per statement (PostgreSQL 65,535); stay well below. */
 const MAX_PARAMS = 16_000;
 
-/** Prisma writes DateTime as ISO text with "+00:00"; raw writes must match it so that text comparisons hold. */
+/**
+ * Prisma writes DateTime in SQLite as ISO text with "+00:00"; raw writes must match it so that text comparisons
+ * hold. PostgreSQL reads the same text into its timestamps (UTC, as Prisma keeps them: a timestamp without time
+ * zone ignores the offset, which is zero).
+ */
 export function sqlDate(date: Date): string {
   return date.toISOString().replace("Z", "+00:00");
 }
 
-function toParam(value: SqlValue): string | number | null {
+function toParam(db: Executor, value: SqlValue): string | number | boolean | null {
   if (value === null) return null;
   if (value instanceof Date) return sqlDate(value);
-  if (typeof value === "boolean") return value ? 1 : 0;
+  if (typeof value === "boolean") return boolParam(db, value);
   if (typeof value === "object") return JSON.stringify(value);
   return value;
 }
 
 /**
  * Multi-row INSERTs for hot write paths (steps of rollouts): Prisma's createMany costs ~0.35 ms a row through the
- * libsql adapter, a bound multi-row INSERT ~0.06 ms. Run it inside a transaction to keep all-or-nothing.
+ * libsql adapter, a bound multi-row INSERT ~0.06 ms. Run it inside a transaction to keep all-or-nothing. The same
+ * statement on both databases (its `?` placeholders numbered for PostgreSQL).
  */
 export async function bulkInsert(
   db: Executor,
@@ -35,15 +41,16 @@ export async function bulkInsert(
   const placeholders = `(${columns.map(() => "?").join(", ")})`;
   for (let start = 0; start < rows.length; start += perStatement) {
     const chunk = rows.slice(start, start + perStatement);
-    const params: (string | number | null)[] = [];
+    const params: (string | number | boolean | null)[] = [];
     for (const row of chunk) {
       if (row.length !== columns.length)
         throw new Error(
           `bulkInsert into ${table}: a row has ${row.length} values for ${columns.length} columns`,
         );
-      for (const value of row) params.push(toParam(value));
+      for (const value of row) params.push(toParam(db, value));
     }
-    await db.$executeRawUnsafe(
+    await executeUnsafe(
+      db,
       `INSERT INTO "${table}" (${columnList}) VALUES ${chunk.map(() => placeholders).join(", ")}`,
       ...params,
     );

@@ -62,6 +62,14 @@ describe("database connections", () => {
     expect(await retryWhenBusy(busyTwice.run, 4, 1)).toBe("written");
     expect(busyTwice.calls).toBe(3);
 
+    // PostgreSQL's counterparts: a serialization failure and a deadlock roll the transaction back; run it again.
+    const serialization = write(
+      "Raw query failed. Code: `40001`. Message: `could not serialize access due to concurrent update`",
+      "Raw query failed. Code: `40P01`. Message: `deadlock detected`",
+    );
+    expect(await retryWhenBusy(serialization.run, 4, 1)).toBe("written");
+    expect(serialization.calls).toBe(3);
+
     const conflict = write("This trace changed while you reviewed it; reload it");
     await expect(retryWhenBusy(conflict.run, 4, 1)).rejects.toThrow("changed while you reviewed it");
     expect(conflict.calls).toBe(1);

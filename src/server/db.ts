@@ -2,8 +2,14 @@ import type { Client, Config } from "@libsql/client";
 import { PrismaLibSQL } from "@prisma/adapter-libsql";
 import { config } from "@/env";
 import { PrismaClient } from "@/generated/prisma/client";
+import { isPostgresUrl } from "./sql/dialect";
 import { createSqliteClient } from "./sqliteClient";
 
+/**
+ * The client the app programs against. Its types are those of the SQLite client; the PostgreSQL client, generated
+ * from the same models (prisma/postgresql/schema.prisma, derived from prisma/schema.prisma), has the same model
+ * types and accepts a superset of the inputs, so either is used through this type.
+ */
 export type Db = PrismaClient;
 
 /** Several processes (web, workers, CLI) share one SQLite file: wait on a busy database instead of failing. */
@@ -19,13 +25,37 @@ class PrismaSqlite extends PrismaLibSQL {
 /** The database each client was opened on, so that a thread can open its own connection to the same file. */
 const urls = new WeakMap<Db, string>();
 
-/** A Prisma client over SQLite through libsql, in WAL mode so readers never block the writer. */
+/**
+ * A Prisma client on DATABASE_URL: PostgreSQL through node-postgres when it is a postgresql:// URL, otherwise the
+ * SQLite file through libsql, in WAL mode so readers never block the writer.
+ */
 export async function createDb(url: string = config().databaseUrl): Promise<Db> {
+  const db = isPostgresUrl(url) ? await createPostgresDb(url) : await createSqliteDb(url);
+  urls.set(db, url);
+  return db;
+}
+
+async function createSqliteDb(url: string): Promise<Db> {
   const db = new PrismaClient({ adapter: new PrismaSqlite({ url }) });
   await db.$queryRawUnsafe("PRAGMA journal_mode = WAL");
   for (const pragma of CONNECTION_PRAGMAS) await db.$queryRawUnsafe(pragma);
-  urls.set(db, url);
   return db;
+}
+
+/**
+ * PostgreSQL's client is generated separately (its query compiler speaks PostgreSQL) and loaded only here, so that
+ * a SQLite deployment never loads node-postgres. Sessions run in UTC: Prisma keeps DateTime as UTC timestamps
+ * without a time zone, and raw SQL compares them with the app's Date values.
+ */
+async function createPostgresDb(url: string): Promise<Db> {
+  const [{ PrismaPg }, { PrismaClient: PostgresClient }] = await Promise.all([
+    import("@prisma/adapter-pg"),
+    import("@/generated/prisma-pg/client"),
+  ]);
+  const adapter = new PrismaPg({ connectionString: url, options: "-c timezone=UTC" });
+  const db = new PostgresClient({ adapter });
+  await db.$connect();
+  return db as unknown as Db;
 }
 
 /** The URL a client from createDb was opened with; undefined for any other client. */
@@ -41,15 +71,18 @@ export function getDb(): Promise<Db> {
   return globalForDb.dreamgymDb;
 }
 
-/** SQLite's "database is locked" and "busy snapshot": another process's write got in the way, not a bad request. */
+/**
+ * Another process's write got in the way, not a bad request: SQLite's "database is locked" and "busy snapshot",
+ * PostgreSQL's serialization failure and deadlock (the transaction was rolled back and may simply run again).
+ */
 export function isBusyError(error: unknown): boolean {
   const text =
     error instanceof Error ? `${error.message} ${String((error as { cause?: unknown }).cause ?? "")}` : "";
-  return /SQLITE_BUSY|database is locked/i.test(text);
+  return /SQLITE_BUSY|database is locked|could not serialize access|deadlock detected/i.test(text);
 }
 
 /**
- * Runs a short write again when SQLite answered busy: a transaction that read before another process committed
+ * Runs a short write again when the database answered busy: a transaction that read before another process committed
  * cannot write (whatever the busy timeout), but the same transaction started afresh can. Other errors pass through.
  */
 export async function retryWhenBusy<T>(write: () => Promise<T>, attempts = 4, delayMs = 100): Promise<T> {

@@ -1,18 +1,18 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createTestDb, type TestDb } from "../../tests/helpers/testDb";
+import { afterEach, beforeEach, expect, it } from "vitest";
+import { createTestDb, describeEachDatabase, type TestDb } from "../../tests/helpers/testDb";
 import { LockLost, withLock } from "./lock";
-
-let t: TestDb;
-beforeEach(async () => {
-  t = await createTestDb();
-});
-afterEach(async () => {
-  await t.cleanup();
-});
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-describe("a lock between processes", () => {
+describeEachDatabase("a lock between processes", (dialect) => {
+  let t: TestDb;
+  beforeEach(async () => {
+    t = await createTestDb(dialect);
+  });
+  afterEach(async () => {
+    await t.cleanup();
+  });
+
   it("lets one holder at a time work, the others waiting their turn", async () => {
     const other = await t.connectAgain();
     let inside = 0;

@@ -28,9 +28,9 @@ export async function takeLock(
   const now = options.now ?? new Date();
   const until = new Date(now.getTime() + (options.ttlMs ?? LOCK_TTL_MS));
   const won = await db.$executeRaw`
-    UPDATE "Annotation" SET lockedBy = ${author}, lockExpiresAt = ${until}
+    UPDATE "Annotation" SET "lockedBy" = ${author}, "lockExpiresAt" = ${until}
     WHERE id = ${id}
-      AND (lockedBy IS NULL OR lockedBy = ${author} OR lockExpiresAt IS NULL OR lockExpiresAt <= ${now})`;
+      AND ("lockedBy" IS NULL OR "lockedBy" = ${author} OR "lockExpiresAt" IS NULL OR "lockExpiresAt" <= ${now})`;
   if (won === 1) return { id, lockedBy: author, lockExpiresAt: until };
   throw (
     (await whyNotOurs(db, id, author, now)) ??
@@ -41,7 +41,7 @@ export async function takeLock(
 /** Lets go of the lock if it is ours; someone else's lock is left alone. True when a lock was released. */
 export async function releaseLock(db: Db, id: string, author: string): Promise<boolean> {
   const released = await db.$executeRaw`
-    UPDATE "Annotation" SET lockedBy = NULL, lockExpiresAt = NULL WHERE id = ${id} AND lockedBy = ${author}`;
+    UPDATE "Annotation" SET "lockedBy" = NULL, "lockExpiresAt" = NULL WHERE id = ${id} AND "lockedBy" = ${author}`;
   return released === 1;
 }
 

@@ -75,9 +75,9 @@ function reviewOnce(db: Db, input: ReviewInput): Promise<ReviewResult> {
     const written = await tx.$executeRaw`
       UPDATE "Annotation"
       SET status = ${change.status}, correction = ${change.correction}, author = ${input.author},
-        reviewedAt = ${change.reviewedAt}, updatedAt = ${now}
-      WHERE id = ${row.id} AND lockedBy = ${input.author} AND lockExpiresAt > ${now}
-        AND status = ${row.status} AND correction IS ${row.correction}`;
+        "reviewedAt" = ${change.reviewedAt}, "updatedAt" = ${now}
+      WHERE id = ${row.id} AND "lockedBy" = ${input.author} AND "lockExpiresAt" > ${now}
+        AND status = ${row.status} AND correction IS NOT DISTINCT FROM ${row.correction}`;
     if (written !== 1) {
       throw (
         (await whyNotOurs(tx, row.id, input.author, now)) ??

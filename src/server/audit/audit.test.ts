@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseRunConfig } from "@/core/train/config";
-import { createHouseholdOfflineDb, type TestDb } from "../../../tests/helpers/testDb";
+import { createHouseholdOfflineDb, describeEachDatabase, type TestDb } from "../../../tests/helpers/testDb";
 import { createHandlers } from "../../../worker/handlers";
 import { runOneJob } from "../queue/worker";
 import type { LanceReplayBuffer } from "../replay/lanceReplayBuffer";
@@ -13,82 +13,84 @@ let store: LanceReplayBuffer;
 let runId: string;
 
 /** One finished run and offline data, indexed: whole stores. Each test breaks them one way and puts them back. */
-beforeAll(async () => {
-  t = await createHouseholdOfflineDb(6);
-  ({ runId } = await createRun(
-    t.db,
-    parseRunConfig({
-      method: "dreamgym",
-      domain: "household",
-      iterations: 2,
-      tasksPerBatch: 2,
-      groupSize: 3,
-    }),
-  ));
-  await runOneJob({
-    db: t.db,
-    workerId: "w",
-    handlers: createHandlers(),
-    leaseMs: 60_000,
-    heartbeatMs: 1_000,
-  });
-  store = await getReplayBuffer(t.db);
-}, 120_000);
-afterAll(async () => {
-  await t.cleanup();
-});
-
-describe("audit of the two stores", () => {
-  it("finds nothing wrong with stores that jobs wrote, and counts them", async () => {
-    const { counts, problems } = await auditStores(t.db, store);
-    expect(problems).toEqual([]);
-    expect(counts.steps).toBe(await t.db.step.count());
-    expect(counts.lanceRows).toBe(counts.steps);
-    expect(counts).toMatchObject({
-      lanceIds: counts.steps,
-      pendingSteps: 0,
-      metrics: 2,
-      runs: 1,
-      checkpoints: 1,
+describeEachDatabase("audit", (dialect) => {
+  beforeAll(async () => {
+    t = await createHouseholdOfflineDb(6, dialect);
+    ({ runId } = await createRun(
+      t.db,
+      parseRunConfig({
+        method: "dreamgym",
+        domain: "household",
+        iterations: 2,
+        tasksPerBatch: 2,
+        groupSize: 3,
+      }),
+    ));
+    await runOneJob({
+      db: t.db,
+      workerId: "w",
+      handlers: createHandlers(),
+      leaseMs: 60_000,
+      heartbeatMs: 1_000,
     });
-    expect(counts.jobs).toEqual({ succeeded: 1 });
+    store = await getReplayBuffer(t.db);
+  }, 120_000);
+  afterAll(async () => {
+    await t.cleanup();
   });
 
-  it("names a rollout stored twice, and the task statistics that no longer match", async () => {
-    const rollout = await t.db.trajectory.findFirstOrThrow({ where: { runId }, include: { steps: true } });
-    const { id: _id, steps, createdAt: _c, ...copy } = rollout;
-    const twin = await t.db.trajectory.create({
-      // Json columns read back as JsonValue but are written as InputJsonValue; the rows are the ones just read.
-      data: { ...copy, steps: { create: steps.map(({ id: _s, trajectoryId: _t, ...s }) => s) } as never },
+  describe("audit of the two stores", () => {
+    it("finds nothing wrong with stores that jobs wrote, and counts them", async () => {
+      const { counts, problems } = await auditStores(t.db, store);
+      expect(problems).toEqual([]);
+      expect(counts.steps).toBe(await t.db.step.count());
+      expect(counts.lanceRows).toBe(counts.steps);
+      expect(counts).toMatchObject({
+        lanceIds: counts.steps,
+        pendingSteps: 0,
+        metrics: 2,
+        runs: 1,
+        checkpoints: 1,
+      });
+      expect(counts.jobs).toEqual({ succeeded: 1 });
     });
-    const { problems } = await auditStores(t.db, store);
-    expect(problems.join("\n")).toMatch(
-      /1 rollouts stored more than once: run .* iteration \d+ task .* \(2×\)/,
-    );
-    expect(problems.join("\n")).toMatch(/1 task statistics disagree with the stored rollouts/);
-    expect(problems.join("\n")).toMatch(/runs count other transitions than they store/);
-    await t.db.trajectory.delete({ where: { id: twin.id } });
-    expect((await auditStores(t.db, store)).problems.filter((p) => !p.includes("LanceDB"))).toEqual([]);
-  });
 
-  it("names a trajectory that lost a step, a run that lost a metric, and LanceDB rows without a step", async () => {
-    const step = await t.db.step.findFirstOrThrow({ where: { trajectory: { runId }, index: 1 } });
-    await t.db.step.delete({ where: { id: step.id } });
-    const metric = await t.db.runMetric.findFirstOrThrow({ where: { runId, iteration: 1 } });
-    await t.db.runMetric.delete({ where: { id: metric.id } });
-    const { problems } = await auditStores(t.db, store);
-    expect(problems).toEqual([
-      expect.stringMatching(/^1 trajectories do not hold as many steps as their length: .* \(\d+\/\d+\)/),
-      expect.stringMatching(/^1 runs miss metrics of finished iterations: .* \(1\/2\)/),
-      `1 LanceDB rows belong to no step in the database: ${step.id}`,
-    ]);
-  });
+    it("names a rollout stored twice, and the task statistics that no longer match", async () => {
+      const rollout = await t.db.trajectory.findFirstOrThrow({ where: { runId }, include: { steps: true } });
+      const { id: _id, steps, createdAt: _c, ...copy } = rollout;
+      const twin = await t.db.trajectory.create({
+        // Json columns read back as JsonValue but are written as InputJsonValue; the rows are the ones just read.
+        data: { ...copy, steps: { create: steps.map(({ id: _s, trajectoryId: _t, ...s }) => s) } as never },
+      });
+      const { problems } = await auditStores(t.db, store);
+      expect(problems.join("\n")).toMatch(
+        /1 rollouts stored more than once: run .* iteration \d+ task .* \(2×\)/,
+      );
+      expect(problems.join("\n")).toMatch(/1 task statistics disagree with the stored rollouts/);
+      expect(problems.join("\n")).toMatch(/runs count other transitions than they store/);
+      await t.db.trajectory.delete({ where: { id: twin.id } });
+      expect((await auditStores(t.db, store)).problems.filter((p) => !p.includes("LanceDB"))).toEqual([]);
+    });
 
-  it("names steps marked as indexed whose LanceDB row is gone", async () => {
-    const step = await t.db.step.findFirstOrThrow({ where: { indexedAt: { not: null } } });
-    await store.deleteIds([step.id]);
-    const reopened = await getReplayBuffer(t.db);
-    const { problems } = await auditStores(t.db, reopened);
-    expect(problems).toContain(`1 steps marked as indexed are missing from LanceDB: ${step.id}`);
+    it("names a trajectory that lost a step, a run that lost a metric, and LanceDB rows without a step", async () => {
+      const step = await t.db.step.findFirstOrThrow({ where: { trajectory: { runId }, index: 1 } });
+      await t.db.step.delete({ where: { id: step.id } });
+      const metric = await t.db.runMetric.findFirstOrThrow({ where: { runId, iteration: 1 } });
+      await t.db.runMetric.delete({ where: { id: metric.id } });
+      const { problems } = await auditStores(t.db, store);
+      expect(problems).toEqual([
+        expect.stringMatching(/^1 trajectories do not hold as many steps as their length: .* \(\d+\/\d+\)/),
+        expect.stringMatching(/^1 runs miss metrics of finished iterations: .* \(1\/2\)/),
+        `1 LanceDB rows belong to no step in the database: ${step.id}`,
+      ]);
+    });
+
+    it("names steps marked as indexed whose LanceDB row is gone", async () => {
+      const step = await t.db.step.findFirstOrThrow({ where: { indexedAt: { not: null } } });
+      await store.deleteIds([step.id]);
+      const reopened = await getReplayBuffer(t.db);
+      const { problems } = await auditStores(t.db, reopened);
+      expect(problems).toContain(`1 steps marked as indexed are missing from LanceDB: ${step.id}`);
+    });
   });
 });

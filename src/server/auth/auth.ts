@@ -6,6 +6,7 @@ import { prismaAdapter } from "better-auth/adapters/prisma";
 import { admin, bearer, genericOAuth } from "better-auth/plugins";
 import { type Config, config } from "@/env";
 import { type Db, getDb } from "../db";
+import { dialectOf } from "../sql/dialect";
 import { ac, roles } from "./access";
 
 /** What signing in costs and lasts: a week, renewed daily while used (Better Auth's defaults, named). */
@@ -46,10 +47,6 @@ function trustedOrigins(url: string): string[] {
   return ["127.0.0.1", "localhost"].map((host) => `${origin.protocol}//${host}:${origin.port}`);
 }
 
-function providerOf(databaseUrl: string): "sqlite" | "postgresql" {
-  return /^postgres(ql)?:\/\//.test(databaseUrl) ? "postgresql" : "sqlite";
-}
-
 export function createAuth(db: Db, settings: Config = config()) {
   const oidc = settings.auth.oidc;
   return betterAuth({
@@ -57,7 +54,7 @@ export function createAuth(db: Db, settings: Config = config()) {
     baseURL: publicUrl(settings),
     secret: authSecret(settings),
     trustedOrigins: trustedOrigins(publicUrl(settings)),
-    database: prismaAdapter(db, { provider: providerOf(settings.databaseUrl) }),
+    database: prismaAdapter(db, { provider: dialectOf(db) }),
     // Admins add people; nobody signs themselves up with a password.
     emailAndPassword: { enabled: true, disableSignUp: true, minPasswordLength: MIN_PASSWORD },
     session: { expiresIn: SESSION_SECONDS, updateAge: SESSION_RENEW_SECONDS },

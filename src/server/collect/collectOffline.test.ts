@@ -1,18 +1,18 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, expect, it } from "vitest";
 import { REAL_DOMAIN_NAMES } from "@/core/envs/names";
 import { getRealDomain } from "@/core/envs/registry";
-import { createTestDb, type TestDb } from "../../../tests/helpers/testDb";
+import { createTestDb, describeEachDatabase, type TestDb } from "../../../tests/helpers/testDb";
 import { collectOffline } from "./collectOffline";
 
-let t: TestDb;
-beforeEach(async () => {
-  t = await createTestDb();
-});
-afterEach(async () => {
-  await t.cleanup();
-});
+describeEachDatabase("offline collection", (dialect) => {
+  let t: TestDb;
+  beforeEach(async () => {
+    t = await createTestDb(dialect);
+  });
+  afterEach(async () => {
+    await t.cleanup();
+  });
 
-describe("offline collection", () => {
   for (const domain of REAL_DOMAIN_NAMES) {
     it(`stores ${domain} episodes that replay exactly in the real environment`, async () => {
       const summary = await collectOffline(

@@ -1,5 +1,7 @@
+import { Prisma } from "@/generated/prisma/client";
 import { encodeCells, type PackedCells } from "@/shared/cellCodec";
 import type { Db } from "../db";
+import { groupConcat, queryUnsafe } from "../sql/dialect";
 
 /** One row of the heatmap: a task of the run's batches, with what the curriculum needs to say about it. */
 export interface HeatmapTask {
@@ -56,12 +58,14 @@ const round = (x: number) => Math.round(x * 10_000) / 10_000;
 /** The reward-variance heatmap of a run, tasks sorted by mean variance (highest first: the curriculum's picks). */
 export async function runHeatmap(db: Db, runId: string): Promise<Heatmap> {
   // One row per task with its cells packed by SQLite: reading 50,000 rows through the driver costs ten times more.
-  const packed = await db.$queryRawUnsafe<TaskCells[]>(
-    `SELECT "taskId", AVG("variance") AS "meanVariance",
-            group_concat("iteration" || ':' || "variance", ',') AS "cells"
-       FROM "TaskStat" WHERE "runId" = ? GROUP BY "taskId"`,
-    runId,
+  const cells = groupConcat(
+    db,
+    Prisma.sql`CAST("iteration" AS TEXT) || ':' || CAST("variance" AS TEXT)`,
+    ",",
   );
+  const packed = await db.$queryRaw<TaskCells[]>`
+    SELECT "taskId", AVG("variance") AS "meanVariance", ${cells} AS "cells"
+      FROM "TaskStat" WHERE "runId" = ${runId} GROUP BY "taskId"`;
   const parsed = packed.map((p) => ({
     taskId: p.taskId,
     meanVariance: round(Number(p.meanVariance)),
@@ -123,7 +127,8 @@ async function tasksById(db: Db, ids: string[]): Promise<Map<string, TaskRow>> {
   const out = new Map<string, TaskRow>();
   for (let start = 0; start < ids.length; start += IN_CHUNK) {
     const chunk = ids.slice(start, start + IN_CHUNK);
-    const rows = await db.$queryRawUnsafe<TaskRow[]>(
+    const rows = await queryUnsafe<TaskRow[]>(
+      db,
       `SELECT "id", "instruction", "origin", "generation", "parentId" FROM "Task"
         WHERE "id" IN (${chunk.map(() => "?").join(", ")})`,
       ...chunk,

@@ -3,6 +3,7 @@ import { isRealDomainName, REAL_DOMAIN_LABELS, REAL_DOMAIN_NAMES } from "@/core/
 import type { RunConfig } from "@/core/train/config";
 import { importedRunProblem } from "@/core/train/importedRun";
 import type { Db } from "../db";
+import { queryUnsafe } from "../sql/dialect";
 
 export interface DomainInfo {
   name: string;
@@ -31,9 +32,10 @@ export async function listDomains(db: Db, only?: string): Promise<DomainInfo[]> 
     trainable: true,
     reason: null,
   }));
-  const rows = await db.$queryRawUnsafe<{ domain: string; split: string; tasks: number | bigint }[]>(
+  const rows = await queryUnsafe<{ domain: string; split: string; tasks: number | bigint }[]>(
+    db,
     `SELECT k.domain AS domain, k.split AS split, COUNT(DISTINCT k.id) AS tasks
-     FROM "Task" k JOIN "Trajectory" t ON t.taskId = k.id
+     FROM "Task" k JOIN "Trajectory" t ON t."taskId" = k.id
      WHERE k.origin = 'imported' AND t.source = 'offline'${only === undefined ? "" : " AND k.domain = ?"}
      GROUP BY k.domain, k.split ORDER BY k.domain`,
     ...(only === undefined ? [] : [only]),

@@ -2,10 +2,10 @@
  * The environment server's parts on their own: one step at a time per episode, the curriculum feed's groups and
  * task values, and the sweep that abandons episodes a dead server left live.
  */
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, expect, it } from "vitest";
 import { household } from "@/core/envs/household";
 import type { Environment, Observation, StepResult } from "@/core/types";
-import { createTestDb, type TestDb } from "../../../tests/helpers/testDb";
+import { createTestDb, describeEachDatabase, type TestDb } from "../../../tests/helpers/testDb";
 import { CurriculumFeed } from "./curriculumFeed";
 import { Episode } from "./episode";
 import { createExternalRun, recordTrainerMetrics } from "./externalRuns";
@@ -13,14 +13,6 @@ import { EpisodeRecorder } from "./recorder";
 import { inlineWriter } from "./recordWrites";
 import { refreshRunFigures } from "./runFigures";
 import { EnvService } from "./service";
-
-let t: TestDb;
-beforeEach(async () => {
-  t = await createTestDb();
-});
-afterEach(async () => {
-  await t.cleanup();
-});
 
 /** An environment whose steps finish only when the test says, and end the episode at the second. */
 class HeldEnvironment implements Environment {
@@ -39,7 +31,15 @@ class HeldEnvironment implements Environment {
   }
 }
 
-describe("an episode", () => {
+describeEachDatabase("an episode", (dialect) => {
+  let t: TestDb;
+  beforeEach(async () => {
+    t = await createTestDb(dialect);
+  });
+  afterEach(async () => {
+    await t.cleanup();
+  });
+
   it("takes one step at a time, and none after it ended", async () => {
     const run = await createExternalRun(t.db, { config: { domain: "household" } });
     const env = new HeldEnvironment();
@@ -87,7 +87,15 @@ describe("an episode", () => {
   });
 });
 
-describe("the curriculum feed", () => {
+describeEachDatabase("the curriculum feed", (dialect) => {
+  let t: TestDb;
+  beforeEach(async () => {
+    t = await createTestDb(dialect);
+  });
+  afterEach(async () => {
+    await t.cleanup();
+  });
+
   it("keeps a group on one task, and ranks tasks by the variance of their returns", async () => {
     const run = await createExternalRun(t.db, {
       config: { domain: "household", tasksPerBatch: 4, seedTasks: 20 },
@@ -120,7 +128,15 @@ describe("the curriculum feed", () => {
   });
 });
 
-describe("stale episodes", () => {
+describeEachDatabase("stale episodes", (dialect) => {
+  let t: TestDb;
+  beforeEach(async () => {
+    t = await createTestDb(dialect);
+  });
+  afterEach(async () => {
+    await t.cleanup();
+  });
+
   it("are abandoned with the steps they have, unless they are this server's own", async () => {
     const run = await createExternalRun(t.db, { config: { domain: "household" } });
     const task = household.task("train", 0);

@@ -7,6 +7,7 @@
 import { taskStats } from "@/core/curriculum/taskValue";
 import type { Db } from "../db";
 import { takeWriteLock } from "../retention/transaction";
+import { queryUnsafe } from "../sql/dialect";
 import { TX_LIMITS } from "./externalRuns";
 
 interface Row {
@@ -22,8 +23,10 @@ interface Row {
 const n = (v: number | bigint | null) => Number(v ?? 0);
 
 export async function refreshRunFigures(db: Db, runId: string, versions: readonly number[]): Promise<void> {
-  const rows = await db.$queryRawUnsafe<Row[]>(
-    `SELECT "iteration", "source", "status", COUNT(*) AS episodes, SUM("success") AS successes,
+  const rows = await queryUnsafe<Row[]>(
+    db,
+    `SELECT "iteration", "source", "status", COUNT(*) AS episodes,
+            SUM(CASE WHEN "success" THEN 1 ELSE 0 END) AS successes,
             SUM("totalReward") AS reward, SUM("length") AS transitions
        FROM "Trajectory" WHERE "runId" = ? AND "iteration" IS NOT NULL GROUP BY "iteration", "source", "status"`,
     runId,

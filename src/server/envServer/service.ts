@@ -5,6 +5,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { isImportedDomain, type TrainingDomain } from "@/core/envs/trainingDomain";
+import { Prisma } from "@/generated/prisma/client";
 import { sqlDate } from "../bulkInsert";
 import type { Db } from "../db";
 import { CurriculumFeed } from "./curriculumFeed";
@@ -78,16 +79,14 @@ export class EnvService {
   async abandonStale(): Promise<number> {
     const own = [...this.unsettled].filter((e) => !e.done).map((e) => e.trajectoryId);
     const cutoff = sqlDate(new Date(Date.now() - 2 * this.sessions.limits.idleMs));
-    return this.db.$executeRawUnsafe(
-      `UPDATE "Trajectory" SET "status" = 'abandoned',
+    const notOwn = own.length > 0 ? Prisma.sql`AND "id" NOT IN (${Prisma.join(own)})` : Prisma.empty;
+    return this.db.$executeRaw`
+      UPDATE "Trajectory" SET "status" = 'abandoned',
          "length" = (SELECT COUNT(*) FROM "Step" s WHERE s."trajectoryId" = "Trajectory"."id"),
          "totalReward" = COALESCE((SELECT SUM(s."reward") FROM "Step" s WHERE s."trajectoryId" = "Trajectory"."id"), 0)
-       WHERE "status" = 'live' AND "id" NOT IN (SELECT value FROM json_each(?))
+       WHERE "status" = 'live' ${notOwn}
          AND COALESCE((SELECT MAX(s."createdAt") FROM "Step" s WHERE s."trajectoryId" = "Trajectory"."id"),
-                      "Trajectory"."createdAt") < ?`,
-      JSON.stringify(own),
-      cutoff,
-    );
+                      "Trajectory"."createdAt") < ${cutoff}`;
   }
 
   /** Abandons stale episodes now and every idle timeout from now on. */

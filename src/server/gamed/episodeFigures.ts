@@ -112,25 +112,26 @@ export function filterWhere(filter: GamedFilter): Prisma.Sql {
 }
 
 /**
- * Per episode, the figures above, aggregated by SQLite over the episode's steps (TOTAL is 0.0 over no rows, where
- * SUM would be NULL). Episodes without any real answer are left out (HAVING). Completed by a WHERE and an ORDER.
+ * Per episode, the figures above, aggregated by the database over the episode's steps (SUM is NULL over no rows,
+ * hence the COALESCE). Episodes without any real answer are left out (HAVING). Completed by a WHERE and an ORDER.
+ * Written once for SQLite and PostgreSQL: booleans compared with true, the task grouped by its key.
  */
 export function figuresQuery(where: Prisma.Sql, tail: Prisma.Sql): Prisma.Sql {
   return Prisma.sql`
     SELECT t.id, t."runId", t.iteration, t."group", t.domain, t."taskId", t.length, t.success,
       ta.instruction,
-      TOTAL(s.reward) AS "syntheticReturn",
-      TOTAL(s."realReward") AS "realReturn",
+      COALESCE(SUM(s.reward), 0) AS "syntheticReturn",
+      COALESCE(SUM(s."realReward"), 0) AS "realReturn",
       COUNT(s."realReward") AS answered,
-      MAX(CASE WHEN s."realDone" = 1 AND s."realReward" >= ${PERFECT_REWARD} THEN 1 ELSE 0 END) AS "realSuccess",
-      MIN(CASE WHEN s."realDone" = 1 THEN s."index" END) AS "realEnd",
+      MAX(CASE WHEN s."realDone" = true AND s."realReward" >= ${PERFECT_REWARD} THEN 1 ELSE 0 END) AS "realSuccess",
+      MIN(CASE WHEN s."realDone" = true THEN s."index" END) AS "realEnd",
       MIN(CASE WHEN s."realNextState" IS NOT NULL AND ABS(s.reward - s."realReward") > ${REWARD_TOLERANCE}
         THEN s."index" END) AS "rewardPart"
     FROM "Trajectory" t
     JOIN "Task" ta ON ta.id = t."taskId"
     JOIN "Step" s ON s."trajectoryId" = t.id
     WHERE ${where}
-    GROUP BY t.id
+    GROUP BY t.id, ta.id
     HAVING COUNT(s."realReward") > 0
     ${tail}`;
 }

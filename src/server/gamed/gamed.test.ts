@@ -1,18 +1,18 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createTestDb, type TestDb } from "../../../tests/helpers/testDb";
+import { afterEach, beforeEach, expect, it } from "vitest";
+import { createTestDb, describeEachDatabase, type TestDb } from "../../../tests/helpers/testDb";
 import { gamedSummary } from "./gamedSummary";
 import { listGamed } from "./listGamed";
 import { addSyntheticEpisode, seedGamedWorld } from "./testFixtures";
 
-let t: TestDb;
-beforeEach(async () => {
-  t = await createTestDb();
-});
-afterEach(async () => {
-  await t.cleanup();
-});
+describeEachDatabase("where the model is gamed", (dialect) => {
+  let t: TestDb;
+  beforeEach(async () => {
+    t = await createTestDb(dialect);
+  });
+  afterEach(async () => {
+    await t.cleanup();
+  });
 
-describe("where the model is gamed", () => {
   it("ranks a run's synthetic episodes by excess, with real returns over the steps the real replay reached", async () => {
     const w = await seedGamedWorld(t.db);
     const page = await listGamed(t.db, { runId: w.runId }, { offset: 0, limit: 50 });

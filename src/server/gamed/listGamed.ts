@@ -33,7 +33,7 @@ export async function listGamed(
   const where = filterWhere(filter);
   const rows = await db.$queryRaw<(FiguresRow & { total: number | bigint })[]>(
     Prisma.sql`SELECT ranked.*, COUNT(*) OVER () AS total FROM (${figuresQuery(where, Prisma.empty)}) ranked
-      ORDER BY ROUND(ranked."syntheticReturn" - ranked."realReturn", 9) DESC, ranked.iteration, ranked."taskId",
+      ORDER BY ROUND(CAST(ranked."syntheticReturn" - ranked."realReturn" AS NUMERIC), 9) DESC, ranked.iteration, ranked."taskId",
         ranked."group", ranked.id
       LIMIT ${page.limit} OFFSET ${page.offset}`,
   );
@@ -62,7 +62,7 @@ export async function listGamed(
 
 async function countRanked(db: Db, where: Prisma.Sql): Promise<number> {
   const [row] = await db.$queryRaw<{ n: number | bigint }[]>(
-    Prisma.sql`SELECT COUNT(*) AS n FROM (${figuresQuery(where, Prisma.empty)})`,
+    Prisma.sql`SELECT COUNT(*) AS n FROM (${figuresQuery(where, Prisma.empty)}) ranked`,
   );
   return Number(row?.n ?? 0);
 }

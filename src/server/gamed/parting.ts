@@ -42,7 +42,8 @@ const MIGHT_DIFFER = Prisma.sql`s."realNextState" IS NOT NULL AND s."realReward"
  * returned, however long the episode.
  */
 function nextCandidates(db: Db, after: ReadonlyMap<string, number>): Promise<CandidateRow[]> {
-  const pairs = [...after].map(([id, index]) => Prisma.sql`(${id}, ${index})`);
+  // The index typed, for PostgreSQL (a bare parameter in VALUES would be text there).
+  const pairs = [...after].map(([id, index]) => Prisma.sql`(${id}, CAST(${index} AS INTEGER))`);
   return db.$queryRaw<CandidateRow[]>`
     WITH after(tid, idx) AS (VALUES ${Prisma.join(pairs)}),
     first(tid, idx) AS (

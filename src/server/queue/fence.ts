@@ -11,8 +11,10 @@ type Executor = Pick<Db, "$executeRaw">;
 
 /**
  * A fencing token check, to run first inside every transaction a job writes in: it passes only while the job is
- * still held by this worker under this claim's token, and in SQLite it also takes the write lock, so no other
- * worker can claim the job between the check and the writes. A stale worker's transaction fails and rolls back.
+ * still held by this worker under this claim's token, and it keeps the job from changing hands until the
+ * transaction ends: in SQLite it takes the database's write lock, in PostgreSQL the Job row's lock (another
+ * worker's reclaim waits for the commit, then finds the lease renewed or still ours). A stale worker's transaction
+ * fails and rolls back.
  */
 export type Fence = (tx: Executor) => Promise<void>;
 
@@ -37,8 +39,8 @@ export function fenceFor(
 ): Fence {
   const fence: Fence = async (tx) => {
     const held = await tx.$executeRaw`
-      UPDATE "Job" SET heartbeatAt = heartbeatAt
-      WHERE id = ${job.id} AND lockedBy = ${workerId} AND leaseToken = ${job.leaseToken} AND status = 'running'`;
+      UPDATE "Job" SET "heartbeatAt" = "heartbeatAt"
+      WHERE id = ${job.id} AND "lockedBy" = ${workerId} AND "leaseToken" = ${job.leaseToken} AND status = 'running'`;
     if (held !== 1) {
       onLost?.();
       throw new LeaseLost(job.id, workerId);

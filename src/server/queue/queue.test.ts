@@ -1,7 +1,10 @@
 import { createClient } from "@libsql/client";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createTestDb, type TestDb } from "../../../tests/helpers/testDb";
+import { splitBrainFences } from "../../../tests/helpers/staleFence";
+import { createTestDb, describeEachDatabase, type TestDb } from "../../../tests/helpers/testDb";
 import type { Db } from "../db";
+import { fenceFor, LeaseLost } from "./fence";
+import { parsePayload } from "./payloads";
 import {
   backoffMs,
   CRASHES_AT_ONE_POINT,
@@ -15,17 +18,17 @@ import {
 } from "./queue";
 import { type JobHandlers, runOneJob, runWorkerLoop, sleep, throwIfStopped } from "./worker";
 
-let t: TestDb;
-beforeEach(async () => {
-  t = await createTestDb();
-});
-afterEach(async () => {
-  await t.cleanup();
-});
-
 const collectPayload = { domain: "shop", policy: "expert", episodes: 1 } as const;
 
-describe("job queue", () => {
+describeEachDatabase("job queue", (dialect) => {
+  let t: TestDb;
+  beforeEach(async () => {
+    t = await createTestDb(dialect);
+  });
+  afterEach(async () => {
+    await t.cleanup();
+  });
+
   it("rejects a payload that does not match its job type, naming the field", async () => {
     await expect(enqueue(t.db, "collect", { domain: "moon", policy: "expert", episodes: 1 })).rejects.toThrow(
       /Invalid payload for job "collect": domain/,
@@ -77,6 +80,28 @@ describe("job queue", () => {
     expect(new Set(runs.map((r) => r.worker)).size).toBe(2); // both loops really competed
     const done = await t.db.job.findMany();
     expect(done.every((j) => j.status === "succeeded" && j.attempts === 1)).toBe(true);
+  });
+
+  it("claims the job due longest ago and returns it as stored", async () => {
+    const later = await enqueue(
+      t.db,
+      "collect",
+      { ...collectPayload, seed: 1 },
+      { runAt: new Date(Date.now() - 1_000) },
+    );
+    const first = await enqueue(
+      t.db,
+      "collect",
+      { ...collectPayload, seed: 2 },
+      { runAt: new Date(Date.now() - 5_000) },
+    );
+    const claimed = await claim(t.db, "w", 10_000);
+    expect(claimed?.id).toBe(first.id);
+    expect(claimed).toEqual(await t.db.job.findUnique({ where: { id: first.id } }));
+    expect(claimed).toMatchObject({ status: "running", lockedBy: "w", attempts: 1 });
+    expect(claimed?.leaseToken).toEqual(expect.any(String));
+    expect((await claim(t.db, "w", 10_000))?.id).toBe(later.id);
+    expect(await claim(t.db, "w", 10_000)).toBeNull();
   });
 
   it("reclaims the job of a worker that died once its lease expires", async () => {
@@ -213,28 +238,153 @@ describe("job queue", () => {
     expect(row.status).toBe("running");
   });
 
+  it("fences writes by the lease token: a stale worker's transaction is refused, the new owner's commits", async () => {
+    const { stale, current } = await splitBrainFences(
+      t.db,
+      "collect",
+      parsePayload("collect", collectPayload),
+    );
+    const write = (key: string) => t.db.setting.create({ data: { key, value: 1 } });
+    await expect(
+      t.db.$transaction(async (tx) => {
+        await tx.setting.create({ data: { key: "stale", value: 1 } });
+        await stale(tx);
+      }),
+    ).rejects.toBeInstanceOf(LeaseLost);
+    await t.db.$transaction(async (tx) => {
+      await current(tx);
+      await tx.setting.create({ data: { key: "current", value: 1 } });
+    });
+    expect((await t.db.setting.findMany()).map((s) => s.key)).toEqual(["current"]);
+    await write("after"); // the refused transaction left nothing locked behind
+  });
+
+  // PostgreSQL only: SQLite's driver waits for the write lock synchronously, so in one process the waiting claim
+  // would block the very thread that has to commit. (On SQLite the fence holds the whole database's write lock.)
+  it.runIf(dialect === "postgresql")(
+    "keeps a job from changing hands while a fenced transaction is open, even past the lease",
+    async () => {
+      await enqueue(t.db, "collect", collectPayload);
+      const first = await claim(t.db, "slow", 200);
+      const other = await t.connectAgain();
+      let rescued: Awaited<ReturnType<typeof claim>> | undefined;
+      await t.db.$transaction(
+        async (tx) => {
+          await fenceFor(first!, "slow")(tx);
+          await sleep(300); // the lease runs out while the transaction is open
+          // The rescuer's claim has to wait for this transaction: the fence holds the Job row's lock.
+          const claiming = claim(other, "rescuer", 10_000).then((job) => {
+            rescued = job;
+          });
+          await sleep(200);
+          expect(rescued).toBeUndefined();
+          await tx.setting.create({ data: { key: "slow", value: 1 } });
+          void claiming;
+        },
+        { timeout: 10_000 },
+      );
+      const deadline = Date.now() + 10_000;
+      while (rescued === undefined && Date.now() < deadline) await sleep(10);
+      expect(rescued?.lockedBy).toBe("rescuer");
+      expect(await t.db.setting.count({ where: { key: "slow" } })).toBe(1); // written while it was still ours
+      await expect(t.db.$transaction((tx) => fenceFor(first!, "slow")(tx))).rejects.toBeInstanceOf(LeaseLost);
+    },
+  );
+
+  it("claims each job once with eight workers racing for the queue's head", async () => {
+    const jobs = 40;
+    for (let i = 0; i < jobs; i++) await enqueue(t.db, "collect", { ...collectPayload, seed: i });
+    const clients = [t.db, ...(await Promise.all(Array.from({ length: 3 }, () => t.connectAgain())))];
+    const claimed: string[] = [];
+    await Promise.all(
+      Array.from({ length: 8 }, async (_, w) => {
+        const db = clients[w % clients.length]!;
+        for (;;) {
+          const job = await claim(db, `w${w}`, 10_000);
+          if (!job) return;
+          claimed.push(job.id);
+        }
+      }),
+    );
+    expect(claimed.length).toBe(jobs);
+    expect(new Set(claimed).size).toBe(jobs);
+  });
+});
+
+describeEachDatabase("job pickup", (dialect) => {
+  let t: TestDb;
+  beforeEach(async () => {
+    t = await createTestDb(dialect);
+  });
+  afterEach(async () => {
+    await t.cleanup();
+  });
+
+  it.runIf(dialect === "postgresql")(
+    "wakes an idle worker as soon as a job is enqueued, long before its next poll",
+    async () => {
+      const stop = new AbortController();
+      const ran: number[] = [];
+      const loop = runWorkerLoop({
+        db: t.db,
+        workerId: "idle",
+        handlers: {
+          async collect() {
+            ran.push(Date.now());
+            return {};
+          },
+        },
+        leaseMs: 10_000,
+        heartbeatMs: 1_000,
+        pollMs: 60_000,
+        signal: stop.signal,
+      });
+      await sleep(500); // the loop found nothing and is waiting (listening)
+      const other = await t.connectAgain();
+      const enqueuedAt = Date.now();
+      await enqueue(other, "collect", collectPayload);
+      const deadline = Date.now() + 10_000;
+      while (ran.length === 0 && Date.now() < deadline) await sleep(10);
+      stop.abort();
+      await loop;
+      expect(ran.length).toBe(1);
+      expect(ran[0]! - enqueuedAt).toBeLessThan(2_000);
+    },
+  );
+});
+
+/** SQLite's one write lock: another process may hold it for a moment when a job's outcome is written. */
+describe("job outcomes on SQLite's write lock", () => {
+  let db: TestDb;
+  beforeEach(async () => {
+    db = await createTestDb();
+  });
+  afterEach(async () => {
+    await db.cleanup();
+  });
+
   it("records a job's outcome through a moment when another process holds the write lock", async () => {
-    const job = await enqueue(t.db, "collect", collectPayload);
-    const claimed = await claim(t.db, "w", 10_000);
+    const job = await enqueue(db.db, "collect", collectPayload);
+    const claimed = await claim(db.db, "w", 10_000);
     // This connection gives up on the lock after 20 ms; another process holds it for 50.
-    await t.db.$queryRawUnsafe("PRAGMA busy_timeout = 20");
-    const holder = createClient({ url: t.url });
+    await db.db.$queryRawUnsafe("PRAGMA busy_timeout = 20");
+    const holder = createClient({ url: db.url });
     const lock = await holder.transaction("write");
     setTimeout(() => void lock.rollback(), 50);
     try {
-      expect(await complete(t.db, claimed!, "w", { episodes: 1 })).toBe(true);
+      expect(await complete(db.db, claimed!, "w", { episodes: 1 })).toBe(true);
     } finally {
       holder.close();
     }
-    expect(await t.db.job.findUniqueOrThrow({ where: { id: job.id } })).toMatchObject({
+    expect(await db.db.job.findUniqueOrThrow({ where: { id: job.id } })).toMatchObject({
       status: "succeeded",
       result: { episodes: 1 },
     });
   });
 
   it("says which outcome it could not record when the database stays locked", async () => {
-    await enqueue(t.db, "collect", collectPayload, { maxAttempts: 1 });
-    const claimed = await claim(t.db, "w", 10_000);
+    await enqueue(db.db, "collect", collectPayload, { maxAttempts: 1 });
+    const claimed = await claim(db.db, "w", 10_000);
     let tries = 0;
     const locked = {
       $executeRaw: async () => {

@@ -1,14 +1,22 @@
 import { randomUUID } from "node:crypto";
-import type { Job } from "@/generated/prisma/client";
+import { type Job, Prisma } from "@/generated/prisma/client";
 import { type Db, isBusyError, retryWhenBusy } from "../db";
+import { dialectOf } from "../sql/dialect";
 import { type JobPayload, type JobType, parsePayload } from "./payloads";
 
 /**
  * A job queue in the database. Every change of ownership is one compare-and-set SQL statement (UPDATE … WHERE
- * the job is still claimable / still ours): SQLite serialises writes, so of two workers racing for a job exactly
+ * the job is still claimable / still ours): SQLite serialises writes, and PostgreSQL locks the row an UPDATE
+ * changes until its transaction ends and then checks the WHERE again, so of two workers racing for a job exactly
  * one update matches. (Prisma's updateMany may select then update, which is not atomic across connections, so
- * these statements are written out.) A claim is a lease; a worker that stops heartbeating loses the job.
+ * these statements are written out, once for both databases.) A claim is a lease; a worker that stops
+ * heartbeating loses the job. On PostgreSQL a new job is claimed with FOR UPDATE SKIP LOCKED, so that workers
+ * racing for the queue's head each take a different job instead of all but one losing, and enqueueing wakes idle
+ * workers at once through NOTIFY (wakeup.ts).
  */
+
+/** The channel enqueue notifies on PostgreSQL; idle worker loops LISTEN on it. */
+export const JOBS_CHANNEL = "dreamgym_jobs";
 
 export interface EnqueueOptions {
   maxAttempts?: number;
@@ -22,7 +30,7 @@ export async function enqueue<T extends JobType>(
   options: EnqueueOptions = {},
 ): Promise<Job> {
   const parsed = parsePayload(type, payload);
-  return db.job.create({
+  const job = await db.job.create({
     data: {
       type,
       payload: parsed as object,
@@ -30,6 +38,13 @@ export async function enqueue<T extends JobType>(
       runAt: options.runAt ?? new Date(),
     },
   });
+  await notifyWorkers(db, type);
+  return job;
+}
+
+/** Wakes idle workers (PostgreSQL; on SQLite they find the job at their next poll). */
+async function notifyWorkers(db: Db, type: string): Promise<void> {
+  if (dialectOf(db) === "postgresql") await db.$executeRaw`SELECT pg_notify(${JOBS_CHANNEL}, ${type})`;
 }
 
 /** Backoff before the next attempt: 2 s, 4 s, 8 s … capped at 5 minutes. */
@@ -54,8 +69,11 @@ export async function claim(
   types?: readonly string[],
 ): Promise<Job | null> {
   const now = new Date();
+  if (types?.length === 0) return null;
+  if (dialectOf(db) === "postgresql") return claimSkippingLocked(db, workerId, leaseMs, types, now);
   const where = { ...claimable(now), ...(types ? { type: { in: [...types] } } : {}) };
-  const candidates = await db.job.findMany({ where, orderBy: { createdAt: "asc" }, take: 5 });
+  // The job due longest ago first (a retry waits out its backoff, then takes its turn).
+  const candidates = await db.job.findMany({ where, orderBy: { runAt: "asc" }, take: 5 });
   for (const candidate of candidates) {
     if (candidate.status === "running") {
       // Its worker died (the lease ran out). Every job type resumes (payloads.ts), so this costs no attempt.
@@ -65,12 +83,67 @@ export async function claim(
     }
     const lease = new Date(now.getTime() + leaseMs);
     const won = await db.$executeRaw`
-      UPDATE "Job" SET status = 'running', lockedBy = ${workerId}, leaseUntil = ${lease}, heartbeatAt = ${now},
-        leaseToken = ${randomUUID()}, attempts = attempts + 1, startedAt = COALESCE(startedAt, ${now}), updatedAt = ${now}
-      WHERE id = ${candidate.id} AND status = 'queued' AND runAt <= ${now} AND cancelRequested = 0`;
+      UPDATE "Job" SET status = 'running', "lockedBy" = ${workerId}, "leaseUntil" = ${lease}, "heartbeatAt" = ${now},
+        "leaseToken" = ${randomUUID()}, attempts = attempts + 1, "startedAt" = COALESCE("startedAt", ${now}), "updatedAt" = ${now}
+      WHERE id = ${candidate.id} AND status = 'queued' AND "runAt" <= ${now} AND "cancelRequested" = false`;
     if (won === 1) return db.job.findUniqueOrThrow({ where: { id: candidate.id } });
   }
   return null;
+}
+
+/**
+ * PostgreSQL's claim, in one statement when the queue has work: the oldest due job is chosen and taken at once,
+ * the subquery locking the row it picks and skipping rows that other workers' claims hold, so concurrent claims
+ * never queue behind one another (ordered by runAt, which the status-runAt index serves without sorting the
+ * queue). A dead worker's job goes first: while one exists the statement takes nothing, and its reclaim (a
+ * compare-and-set as on SQLite) follows; only if none can be reclaimed is a queued job taken regardless.
+ */
+async function claimSkippingLocked(
+  db: Db,
+  workerId: string,
+  leaseMs: number,
+  types: readonly string[] | undefined,
+  now: Date,
+): Promise<Job | null> {
+  const queued = await claimQueued(db, workerId, leaseMs, types, now, true);
+  if (queued) return queued;
+  const dead = await db.job.findMany({
+    where: { status: "running", leaseUntil: { lt: now }, ...(types ? { type: { in: [...types] } } : {}) },
+    orderBy: { runAt: "asc" },
+    take: 5,
+  });
+  if (dead.length === 0) return null;
+  for (const candidate of dead) {
+    const reclaimed = await reclaimCrashed(db, candidate, workerId, leaseMs, now);
+    if (reclaimed) return reclaimed;
+  }
+  return claimQueued(db, workerId, leaseMs, types, now, false);
+}
+
+async function claimQueued(
+  db: Db,
+  workerId: string,
+  leaseMs: number,
+  types: readonly string[] | undefined,
+  now: Date,
+  unlessDead: boolean,
+): Promise<Job | null> {
+  const lease = new Date(now.getTime() + leaseMs);
+  const ofType = types ? Prisma.sql`AND type IN (${Prisma.join([...types])})` : Prisma.empty;
+  const noDead = unlessDead
+    ? Prisma.sql`AND NOT EXISTS (
+        SELECT 1 FROM "Job" WHERE status = 'running' AND "leaseUntil" < ${now} ${ofType})`
+    : Prisma.empty;
+  const won = await db.$queryRaw<Job[]>`
+    UPDATE "Job" SET status = 'running', "lockedBy" = ${workerId}, "leaseUntil" = ${lease}, "heartbeatAt" = ${now},
+      "leaseToken" = ${randomUUID()}, attempts = attempts + 1, "startedAt" = COALESCE("startedAt", ${now}), "updatedAt" = ${now}
+    WHERE id = (
+      SELECT id FROM "Job"
+      WHERE status = 'queued' AND "runAt" <= ${now} AND "cancelRequested" = false ${ofType} ${noDead}
+      ORDER BY "runAt" LIMIT 1
+      FOR UPDATE SKIP LOCKED)
+    RETURNING *`;
+  return won[0] ?? null;
 }
 
 /** Crashes in a row at one point (same progress and message) after which a resumable job is stopped there. */
@@ -97,18 +170,18 @@ async function reclaimCrashed(
   if (streak >= CRASHES_AT_ONE_POINT) {
     const error = `${job.type} job crashed ${streak} times in a row at ${point}: its worker died each time (killed, out of memory or a crash in native code); stopped there instead of trying again`;
     const failed = await db.$executeRaw`
-      UPDATE "Job" SET status = 'failed', error = ${error}, lockedBy = NULL, leaseUntil = NULL,
-        crashes = crashes + 1, crashPoint = ${point}, crashStreak = ${streak}, finishedAt = ${now}, updatedAt = ${now}
-      WHERE id = ${job.id} AND status = 'running' AND leaseUntil < ${now}`;
+      UPDATE "Job" SET status = 'failed', error = ${error}, "lockedBy" = NULL, "leaseUntil" = NULL,
+        crashes = crashes + 1, "crashPoint" = ${point}, "crashStreak" = ${streak}, "finishedAt" = ${now}, "updatedAt" = ${now}
+      WHERE id = ${job.id} AND status = 'running' AND "leaseUntil" < ${now}`;
     if (failed === 1) await failRunOf(db, job, error, now);
     return null;
   }
   const lease = new Date(now.getTime() + leaseMs);
   const won = await db.$executeRaw`
-    UPDATE "Job" SET lockedBy = ${workerId}, leaseUntil = ${lease}, heartbeatAt = ${now}, crashes = crashes + 1,
-      leaseToken = ${randomUUID()},
-      crashPoint = ${point}, crashStreak = ${streak}, updatedAt = ${now}
-    WHERE id = ${job.id} AND status = 'running' AND leaseUntil < ${now}`;
+    UPDATE "Job" SET "lockedBy" = ${workerId}, "leaseUntil" = ${lease}, "heartbeatAt" = ${now}, crashes = crashes + 1,
+      "leaseToken" = ${randomUUID()},
+      "crashPoint" = ${point}, "crashStreak" = ${streak}, "updatedAt" = ${now}
+    WHERE id = ${job.id} AND status = 'running' AND "leaseUntil" < ${now}`;
   return won === 1 ? db.job.findUniqueOrThrow({ where: { id: job.id } }) : null;
 }
 
@@ -121,7 +194,7 @@ async function failRunOf(db: Db, job: Job, error: string, now: Date): Promise<vo
   const runId = (job.payload as { runId?: unknown } | null)?.runId;
   if (typeof runId !== "string") return;
   await db.$executeRaw`
-    UPDATE "Run" SET status = 'failed', error = ${error}, finishedAt = ${now}
+    UPDATE "Run" SET status = 'failed', error = ${error}, "finishedAt" = ${now}
     WHERE id = ${runId} AND status IN ('queued', 'running')`;
 }
 
@@ -143,9 +216,9 @@ export async function heartbeat(
   const fraction = progress?.fraction !== undefined ? Math.max(0, Math.min(1, progress.fraction)) : null;
   const message = progress?.message !== undefined ? progress.message.slice(0, 500) : null;
   const updated = await db.$executeRaw`
-    UPDATE "Job" SET leaseUntil = ${lease}, heartbeatAt = ${now}, progress = COALESCE(${fraction}, progress),
-      message = COALESCE(${message}, message), updatedAt = ${now}
-    WHERE id = ${jobId} AND lockedBy = ${workerId} AND status = 'running'`;
+    UPDATE "Job" SET "leaseUntil" = ${lease}, "heartbeatAt" = ${now}, progress = COALESCE(${fraction}, progress),
+      message = COALESCE(${message}, message), "updatedAt" = ${now}
+    WHERE id = ${jobId} AND "lockedBy" = ${workerId} AND status = 'running'`;
   if (updated !== 1) return { ownsLease: false, cancelRequested: false };
   const job = await db.job.findUnique({ where: { id: jobId }, select: { cancelRequested: true } });
   return { ownsLease: true, cancelRequested: job?.cancelRequested ?? false };
@@ -183,9 +256,9 @@ export async function complete(
     "succeeded",
     () => db.$executeRaw`
       UPDATE "Job" SET status = 'succeeded', result = ${JSON.stringify(result ?? null)}, progress = 1,
-        message = COALESCE(${message?.slice(0, 500) ?? null}, message), lockedBy = NULL,
-        leaseUntil = NULL, finishedAt = ${now}, updatedAt = ${now}
-      WHERE id = ${job.id} AND lockedBy = ${workerId} AND status = 'running'`,
+        message = COALESCE(${message?.slice(0, 500) ?? null}, message), "lockedBy" = NULL,
+        "leaseUntil" = NULL, "finishedAt" = ${now}, "updatedAt" = ${now}
+      WHERE id = ${job.id} AND "lockedBy" = ${workerId} AND status = 'running'`,
   );
   return updated === 1;
 }
@@ -203,13 +276,13 @@ export async function fail(
   const updated = await recordOutcome(job, final ? "failed" : "queued for a retry", () =>
     final
       ? db.$executeRaw`
-          UPDATE "Job" SET status = 'failed', error = ${message}, lockedBy = NULL, leaseUntil = NULL,
-            finishedAt = ${now}, updatedAt = ${now}
-          WHERE id = ${job.id} AND lockedBy = ${workerId} AND status = 'running'`
+          UPDATE "Job" SET status = 'failed', error = ${message}, "lockedBy" = NULL, "leaseUntil" = NULL,
+            "finishedAt" = ${now}, "updatedAt" = ${now}
+          WHERE id = ${job.id} AND "lockedBy" = ${workerId} AND status = 'running'`
       : db.$executeRaw`
-          UPDATE "Job" SET status = 'queued', error = ${message}, lockedBy = NULL, leaseUntil = NULL,
-            runAt = ${new Date(now.getTime() + backoffMs(job.attempts))}, updatedAt = ${now}
-          WHERE id = ${job.id} AND lockedBy = ${workerId} AND status = 'running'`,
+          UPDATE "Job" SET status = 'queued', error = ${message}, "lockedBy" = NULL, "leaseUntil" = NULL,
+            "runAt" = ${new Date(now.getTime() + backoffMs(job.attempts))}, "updatedAt" = ${now}
+          WHERE id = ${job.id} AND "lockedBy" = ${workerId} AND status = 'running'`,
   );
   if (updated !== 1) return "lost";
   return final ? "failed" : "retry";
@@ -225,10 +298,11 @@ export async function release(db: Db, job: Job, workerId: string): Promise<boole
     job,
     "handed back",
     () => db.$executeRaw`
-      UPDATE "Job" SET status = 'queued', lockedBy = NULL, leaseUntil = NULL, runAt = ${now},
-        attempts = MAX(attempts - 1, 0), updatedAt = ${now}
-      WHERE id = ${job.id} AND lockedBy = ${workerId} AND status = 'running'`,
+      UPDATE "Job" SET status = 'queued', "lockedBy" = NULL, "leaseUntil" = NULL, "runAt" = ${now},
+        attempts = CASE WHEN attempts > 0 THEN attempts - 1 ELSE 0 END, "updatedAt" = ${now}
+      WHERE id = ${job.id} AND "lockedBy" = ${workerId} AND status = 'running'`,
   );
+  if (updated === 1) await notifyWorkers(db, job.type);
   return updated === 1;
 }
 
@@ -238,8 +312,8 @@ export async function markCancelled(db: Db, job: Job, workerId: string): Promise
     job,
     "cancelled",
     () => db.$executeRaw`
-      UPDATE "Job" SET status = 'cancelled', lockedBy = NULL, leaseUntil = NULL, finishedAt = ${now}, updatedAt = ${now}
-      WHERE id = ${job.id} AND lockedBy = ${workerId}`,
+      UPDATE "Job" SET status = 'cancelled', "lockedBy" = NULL, "leaseUntil" = NULL, "finishedAt" = ${now}, "updatedAt" = ${now}
+      WHERE id = ${job.id} AND "lockedBy" = ${workerId}`,
   );
 }
 
@@ -250,7 +324,7 @@ export async function cancel(db: Db, jobId: string): Promise<Job> {
   if (job.status === "queued") {
     const now = new Date();
     await db.$executeRaw`
-      UPDATE "Job" SET status = 'cancelled', cancelRequested = 1, finishedAt = ${now}, updatedAt = ${now}
+      UPDATE "Job" SET status = 'cancelled', "cancelRequested" = true, "finishedAt" = ${now}, "updatedAt" = ${now}
       WHERE id = ${jobId} AND status = 'queued'`;
   } else if (job.status === "running") {
     await db.job.update({ where: { id: jobId }, data: { cancelRequested: true } });

@@ -1,10 +1,12 @@
 import type { Job } from "@/generated/prisma/client";
-import type { Db } from "../db";
+import { type Db, databaseUrlOf } from "../db";
+import { dialectOf } from "../sql/dialect";
 import { BeatSchedule, type Progress } from "./beatSchedule";
 import { type Fence, fenceFor } from "./fence";
 import type { HeartbeatThread } from "./heartbeatThread";
 import { isJobType, type JobPayload, type JobType, parsePayload } from "./payloads";
 import { claim, complete, fail, heartbeat, markCancelled, release } from "./queue";
+import { listenForJobs } from "./wakeup";
 
 export interface JobContext {
   job: Job;
@@ -149,17 +151,26 @@ function timerBeats(
   return { progress: (p) => schedule.progress(p), stop: () => schedule.stop() };
 }
 
-/** Runs jobs until the signal aborts; sleeps pollMs when the queue is empty. Never throws on a job's error. */
+/**
+ * Runs jobs until the signal aborts; sleeps pollMs when the queue is empty (on PostgreSQL, until a job is
+ * enqueued, if that comes first). Never throws on a job's error.
+ */
 export async function runWorkerLoop(options: WorkerLoopOptions): Promise<void> {
-  const { signal, pollMs, log = () => {} } = options;
-  while (!signal.aborted) {
-    let worked = false;
-    try {
-      worked = await runOneJob({ ...options, stopping: signal });
-    } catch (error) {
-      log(`[${options.workerId}] queue error: ${(error as Error).message}`);
+  const { db, signal, pollMs, log = () => {} } = options;
+  const url = databaseUrlOf(db);
+  const wakeup = url && dialectOf(db) === "postgresql" ? listenForJobs(url) : undefined;
+  try {
+    while (!signal.aborted) {
+      let worked = false;
+      try {
+        worked = await runOneJob({ ...options, stopping: signal });
+      } catch (error) {
+        log(`[${options.workerId}] queue error: ${(error as Error).message}`);
+      }
+      if (!worked && !signal.aborted) await (wakeup ? wakeup.wait(pollMs, signal) : sleep(pollMs, signal));
     }
-    if (!worked && !signal.aborted) await sleep(pollMs, signal);
+  } finally {
+    await wakeup?.close();
   }
 }
 

@@ -24,7 +24,7 @@ export async function offlineEpisodes(
 ): Promise<OfflineEpisode[]> {
   const rows = await selectStepRows(
     db,
-    `t.domain = ? AND t.source = 'offline'${options.split ? " AND k.split = ?" : ""} ORDER BY s.trajectoryId, s."index"`,
+    `t.domain = ? AND t.source = 'offline'${options.split ? " AND k.split = ?" : ""} ORDER BY s."trajectoryId", s."index"`,
     ...(options.split ? [domain, options.split] : [domain]),
   );
   const episodes: OfflineEpisode[] = [];

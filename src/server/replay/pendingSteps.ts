@@ -15,18 +15,12 @@ export async function markAllStepsPending(db: Db, batchSize = BATCH): Promise<nu
   let marked = 0;
   let cursor = "";
   for (;;) {
-    const page = await db.$queryRawUnsafe<{ id: string }[]>(
-      `SELECT id FROM "Step" WHERE id > ? ORDER BY id LIMIT ?`,
-      cursor,
-      batchSize,
-    );
+    const page = await db.$queryRaw<{ id: string }[]>`
+      SELECT id FROM "Step" WHERE id > ${cursor} ORDER BY id LIMIT ${batchSize}`;
     const last = page[page.length - 1]?.id;
     if (last === undefined) return marked;
-    marked += await db.$executeRawUnsafe(
-      `UPDATE "Step" SET indexedAt = NULL WHERE id > ? AND id <= ? AND indexedAt IS NOT NULL`,
-      cursor,
-      last,
-    );
+    marked += await db.$executeRaw`
+      UPDATE "Step" SET "indexedAt" = NULL WHERE id > ${cursor} AND id <= ${last} AND "indexedAt" IS NOT NULL`;
     cursor = last;
   }
 }

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { TrajectorySource } from "@/shared/enums";
 import type { Db } from "../db";
+import { queryUnsafe } from "../sql/dialect";
 import type { StoredTransition } from "./lanceSchema";
 
 /** What a transition needs from a Step row and its trajectory: select this, then map with stepToTransition. */
@@ -62,7 +63,7 @@ export async function selectStepRows(
   where: string,
   ...params: (string | number)[]
 ): Promise<StepRow[]> {
-  const rows = await db.$queryRawUnsafe<
+  const rows = await queryUnsafe<
     {
       id: string;
       state: string;
@@ -83,9 +84,10 @@ export async function selectStepRows(
       instruction: string;
     }[]
   >(
-    `SELECT s.id, s.state, s.stateActions, s.action, s.nextState, s.nextActions, s.reward, s.done, s.success,
-       s.valid, s.trajectoryId, t.domain, t.source, t.taskId, t.runId, t.iteration, k.instruction
-     FROM "Step" s JOIN "Trajectory" t ON t.id = s.trajectoryId JOIN "Task" k ON k.id = t.taskId
+    db,
+    `SELECT s.id, s.state, s."stateActions", s.action, s."nextState", s."nextActions", s.reward, s.done, s.success,
+       s.valid, s."trajectoryId", t.domain, t.source, t."taskId", t."runId", t.iteration, k.instruction
+     FROM "Step" s JOIN "Trajectory" t ON t.id = s."trajectoryId" JOIN "Task" k ON k.id = t."taskId"
      WHERE ${where}`,
     ...params,
   );

@@ -1,21 +1,23 @@
 import { afterEach, beforeEach } from "vitest";
 import type { Embedder } from "@/core/replay/embedder";
 import { HashNgramEmbedder } from "@/core/replay/hashEmbedder";
+import type { Dialect } from "@/server/sql/dialect";
 import { createTestDb, type TestDb } from "../../../tests/helpers/testDb";
 import type { LanceReplayBuffer } from "./lanceReplayBuffer";
 import { openReplayBuffer } from "./openReplayBuffer";
 import { tempLanceDir } from "./testing";
 
 /**
- * For tests of the Prisma↔LanceDB pair: a fresh database and LanceDB folder per test, and `store()` to open the
+ * For tests of the Prisma↔LanceDB pair: a fresh database (SQLite unless told) and LanceDB folder per test, and
+ * `store()` to open the
  * replay buffer over both (closed after the test).
  */
-export function dbAndLanceFixture() {
+export function dbAndLanceFixture(dialect: Dialect = "sqlite") {
   let t: TestDb | undefined;
   let lance: ReturnType<typeof tempLanceDir> | undefined;
   const open: LanceReplayBuffer[] = [];
   beforeEach(async () => {
-    t = await createTestDb();
+    t = await createTestDb(dialect);
     lance = tempLanceDir();
   });
   afterEach(async () => {

@@ -3,6 +3,7 @@ import { config } from "@/env";
 import { sqlDate } from "../bulkInsert";
 import type { Db } from "../db";
 import { withLock } from "../lock";
+import { executeUnsafe } from "../sql/dialect";
 import type { MaintenanceReport } from "./annIndex";
 import { createEmbedder } from "./createEmbedder";
 import { clearEmbedderSetting } from "./embedderSetting";
@@ -71,7 +72,7 @@ async function indexPendingLocked(
     // Raw: the index walks every step a run writes, and Prisma's nested select costs four times this query.
     const steps = await selectStepRows(
       db,
-      `s.indexedAt IS NULL AND s.id > ? ORDER BY s.id LIMIT ?`,
+      `s."indexedAt" IS NULL AND s.id > ? ORDER BY s.id LIMIT ?`,
       cursor ?? "",
       batchSize,
     );
@@ -79,8 +80,9 @@ async function indexPendingLocked(
     const ids = steps.map((s) => s.id);
     await store.upsert(steps.map(stepToTransition));
     await options.afterWrite?.(ids);
-    await db.$executeRawUnsafe(
-      `UPDATE "Step" SET indexedAt = ? WHERE id IN (${ids.map(() => "?").join(", ")})`,
+    await executeUnsafe(
+      db,
+      `UPDATE "Step" SET "indexedAt" = ? WHERE id IN (${ids.map(() => "?").join(", ")})`,
       sqlDate(new Date()),
       ...ids,
     );

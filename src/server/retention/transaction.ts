@@ -1,5 +1,6 @@
 import type { Prisma } from "@/generated/prisma/client";
 import type { Db } from "../db";
+import { lockForWriting } from "../sql/dialect";
 
 export type Tx = Prisma.TransactionClient;
 /** What the counting queries need: the client itself (a preview) or a transaction (the deletion). */
@@ -9,14 +10,15 @@ export type Reader = Db | Tx;
 export const DELETE_TRANSACTION = { timeout: 600_000, maxWait: 30_000 } as const;
 
 /**
- * Takes SQLite's write lock as a deletion's first statement. Prisma's transactions are deferred, so without it
- * the first read would pin a snapshot, another process (the worker claiming the run's job, an import
- * committing) could commit meanwhile, and this transaction would then either miss that or fail busy at its first
- * write. A no-op UPDATE (it matches no row) takes the lock all the same, so everything the deletion reads next
- * stays true until it commits. The same trick as the job fence (server/queue/fence.ts).
+ * Takes the write lock as a deletion's first statement. Prisma's transactions are deferred, so without it the
+ * first read would pin a snapshot, another process (the worker claiming the run's job, an import committing) could
+ * commit meanwhile, and this transaction would then either miss that or fail busy at its first write. On SQLite a
+ * no-op UPDATE (it matches no row) takes the database's lock all the same, the trick of the job fence
+ * (server/queue/fence.ts); on PostgreSQL table locks do it (sql/dialect.ts). Everything the deletion reads next
+ * stays true until it commits.
  */
 export async function takeWriteLock(tx: Tx): Promise<void> {
-  await tx.$executeRaw`UPDATE "Setting" SET key = key WHERE 0 = 1`;
+  await lockForWriting(tx);
 }
 
 const PAGE = 5_000;

@@ -1,4 +1,5 @@
 import type { Db } from "../db";
+import { dialectOf } from "../sql/dialect";
 import { EXPLORER_ORDER, type ExplorerFilter, explorerWhere } from "./explorerFilter";
 
 export interface AdjacentEpisodes {
@@ -20,7 +21,7 @@ export async function adjacentEpisodes(
 ): Promise<AdjacentEpisodes | null> {
   const self = await db.trajectory.findUnique({ where: { id }, select: { id: true, createdAt: true } });
   if (!self) return null;
-  const where = explorerWhere(filter);
+  const where = explorerWhere(filter, dialectOf(db));
   const before = {
     OR: [{ createdAt: { gt: self.createdAt } }, { createdAt: self.createdAt, id: { lt: self.id } }],
   };

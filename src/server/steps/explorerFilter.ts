@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { Prisma } from "@/generated/prisma/client";
 import { TrajectorySource } from "@/shared/enums";
+import { containsText, type Dialect } from "../sql/dialect";
 
 /**
  * What the episode explorer filters by. The same filter orders the list and decides which episode comes next
@@ -19,12 +20,16 @@ export const ExplorerFilter = z.object({
 });
 export type ExplorerFilter = z.infer<typeof ExplorerFilter>;
 
-export function explorerWhere(filter: ExplorerFilter): Prisma.TrajectoryWhereInput {
+/** The filter as a Prisma where; the dialect makes the search ignore case on either database. */
+export function explorerWhere(
+  filter: ExplorerFilter,
+  dialect: Dialect = "sqlite",
+): Prisma.TrajectoryWhereInput {
   return {
     ...(filter.domain ? { domain: filter.domain } : {}),
     ...(filter.source ? { source: filter.source } : {}),
     ...(filter.success !== undefined ? { success: filter.success } : {}),
-    ...(filter.search ? { task: { instruction: { contains: filter.search } } } : {}),
+    ...(filter.search ? { task: { instruction: containsText(dialect, filter.search) } } : {}),
     ...(filter.runId ? { runId: filter.runId } : {}),
     ...(filter.iteration !== undefined ? { iteration: filter.iteration } : {}),
     ...(filter.taskId ? { taskId: filter.taskId } : {}),

@@ -179,9 +179,9 @@ export async function commitIteration(
         })),
       });
       // Raw: a checkpoint is megabytes of JSON (policy and optimizer), which Prisma's query compiler would parse.
-      await tx.$executeRaw`DELETE FROM "Checkpoint" WHERE runId = ${runId}`;
+      await tx.$executeRaw`DELETE FROM "Checkpoint" WHERE "runId" = ${runId}`;
       await tx.$executeRaw`
-        INSERT INTO "Checkpoint" (id, runId, iteration, state, createdAt)
+        INSERT INTO "Checkpoint" (id, "runId", iteration, state, "createdAt")
         VALUES (${randomUUID()}, ${runId}, ${report.iteration}, ${JSON.stringify(report.state)}, ${sqlDate(new Date())})`;
       await tx.run.update({
         where: { id: runId },

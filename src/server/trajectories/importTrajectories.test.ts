@@ -1,19 +1,14 @@
 import fs from "node:fs";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, expect, it } from "vitest";
 import { splitBrainFences } from "../../../tests/helpers/staleFence";
-import { createTestDb, type TestDb } from "../../../tests/helpers/testDb";
+import { createTestDb, describeEachDatabase, type TestDb } from "../../../tests/helpers/testDb";
 import { SAMPLE_FILE } from "../demo/sampleFile";
 import { LeaseLost } from "../queue/fence";
 import { ImportRejected, importTrajectoriesFile, importTrajectoriesText } from "./importTrajectories";
 
+/** The current test's database (set per database by the suite below; helpers above it use it). */
 let t: TestDb;
-beforeEach(async () => {
-  t = await createTestDb();
-});
-afterEach(async () => {
-  await t.cleanup();
-});
 
 async function counts() {
   return {
@@ -23,7 +18,14 @@ async function counts() {
   };
 }
 
-describe("trajectory import", () => {
+describeEachDatabase("trajectory import", (dialect) => {
+  beforeEach(async () => {
+    t = await createTestDb(dialect);
+  });
+  afterEach(async () => {
+    await t.cleanup();
+  });
+
   it("writes nothing for a worker that lost its import job, and everything for the one that holds it", async () => {
     const { stale, current } = await splitBrainFences(t.db, "import", { path: SAMPLE_FILE, name: "sample" });
     await expect(importTrajectoriesFile(t.db, SAMPLE_FILE, "sample", stale)).rejects.toBeInstanceOf(
@@ -103,9 +105,18 @@ describe("trajectory import", () => {
   it("leaves nothing behind when the database fails mid-import", async () => {
     const lines = fs.readFileSync(SAMPLE_FILE, "utf8").trim().split("\n");
     // A trigger that fails the fourth trajectory insert stands in for a crash or a full disk.
-    await t.db.$executeRawUnsafe(
-      `CREATE TRIGGER boom BEFORE INSERT ON "Trajectory" WHEN (SELECT COUNT(*) FROM "Trajectory") >= 3 BEGIN SELECT RAISE(ABORT, 'disk full'); END`,
-    );
+    if (dialect === "postgresql") {
+      await t.db.$executeRawUnsafe(
+        `CREATE FUNCTION boom() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN
+           IF (SELECT COUNT(*) FROM "Trajectory") >= 3 THEN RAISE EXCEPTION 'disk full'; END IF; RETURN NEW; END $$`,
+      );
+      await t.db.$executeRawUnsafe(
+        `CREATE TRIGGER boom BEFORE INSERT ON "Trajectory" FOR EACH ROW EXECUTE FUNCTION boom()`,
+      );
+    } else
+      await t.db.$executeRawUnsafe(
+        `CREATE TRIGGER boom BEFORE INSERT ON "Trajectory" WHEN (SELECT COUNT(*) FROM "Trajectory") >= 3 BEGIN SELECT RAISE(ABORT, 'disk full'); END`,
+      );
     await expect(importTrajectoriesText(t.db, lines.join("\n"), "sample")).rejects.toThrow();
     expect(await counts()).toEqual({ tasks: 0, trajectories: 0, steps: 0 });
   });

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, expect, it } from "vitest";
 import { household } from "@/core/envs/household";
 import { realAnswers } from "@/core/experience/realCheck";
 import { RetrievalExperienceModel } from "@/core/experience/retrieval/retrievalModel";
@@ -7,20 +7,20 @@ import type { ExperienceModel } from "@/core/experience/types";
 import { rollout } from "@/core/rollout";
 import { offlineMemoryBuffer } from "@/core/train/testing";
 import type { Task } from "@/core/types";
-import { createTestDb, type TestDb } from "../../../tests/helpers/testDb";
+import { createTestDb, describeEachDatabase, type TestDb } from "../../../tests/helpers/testDb";
 import { saveEpisodes } from "./saveEpisodes";
-
-let t: TestDb;
-beforeEach(async () => {
-  t = await createTestDb();
-});
-afterEach(async () => {
-  await t.cleanup();
-});
 
 const reset = (task: Task) => household.createEnvironment().reset(task);
 
-describe("saving synthetic episodes", () => {
+describeEachDatabase("saving synthetic episodes", (dialect) => {
+  let t: TestDb;
+  beforeEach(async () => {
+    t = await createTestDb(dialect);
+  });
+  afterEach(async () => {
+    await t.cleanup();
+  });
+
   it("stores each prediction beside the real environment's answer, with the model, latency and neighbours", async () => {
     const buffer = await offlineMemoryBuffer(household, 10, (i) => household.noisy(i, 0.2));
     const settings = { k: 4, historyWindow: 4, reasoning: true };

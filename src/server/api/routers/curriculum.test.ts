@@ -1,16 +1,11 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, expect, it } from "vitest";
 import { decodeCells } from "@/shared/cellCodec";
-import { createTestDb, type TestDb } from "../../../../tests/helpers/testDb";
+import { createTestDb, describeEachDatabase, type TestDb } from "../../../../tests/helpers/testDb";
 import { createCaller } from "../root";
 import { signedIn } from "../testing";
 
+/** The current test's database (set per database by the suite below; helpers above it use it). */
 let t: TestDb;
-beforeEach(async () => {
-  t = await createTestDb();
-});
-afterEach(async () => {
-  await t.cleanup();
-});
 
 async function seedRun() {
   const caller = createCaller(signedIn(t.db));
@@ -65,7 +60,14 @@ async function seedRun() {
   return { caller, runId };
 }
 
-describe("curriculum router", () => {
+describeEachDatabase("curriculum router", (dialect) => {
+  beforeEach(async () => {
+    t = await createTestDb(dialect);
+  });
+  afterEach(async () => {
+    await t.cleanup();
+  });
+
   it("returns the heatmap as flat row-major arrays, tasks sorted by mean variance", async () => {
     const { caller, runId } = await seedRun();
     const map = await caller.curriculum.heatmap({ runId });

@@ -1,22 +1,22 @@
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createTestDb, type TestDb } from "../../../../tests/helpers/testDb";
+import { afterEach, beforeEach, expect, it } from "vitest";
+import { createTestDb, describeEachDatabase, type TestDb } from "../../../../tests/helpers/testDb";
 import { workOnce } from "../../../../tests/helpers/worker";
 import { importTrajectoriesFile } from "../../trajectories/importTrajectories";
 import { createCaller } from "../root";
 import { signedIn } from "../testing";
 
-let t: TestDb;
-beforeEach(async () => {
-  t = await createTestDb();
-});
-afterEach(async () => {
-  await t.cleanup();
-});
-
 const sample = (name: string) => path.join(process.cwd(), "samples", name);
 
-describe("domains router and launching in an imported domain", () => {
+describeEachDatabase("domains router and launching in an imported domain", (dialect) => {
+  let t: TestDb;
+  beforeEach(async () => {
+    t = await createTestDb(dialect);
+  });
+  afterEach(async () => {
+    await t.cleanup();
+  });
+
   it("lists the built-in domains, then imported ones with their logged tasks and whether they can be trained on", async () => {
     const caller = createCaller(signedIn(t.db));
     expect((await caller.domains.list()).map((d) => d.name)).toEqual(["shop", "household"]);

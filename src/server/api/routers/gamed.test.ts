@@ -1,19 +1,19 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, expect, it } from "vitest";
 import { verdictOf } from "@/shared/realAnswer";
-import { createTestDb, type TestDb } from "../../../../tests/helpers/testDb";
+import { createTestDb, describeEachDatabase, type TestDb } from "../../../../tests/helpers/testDb";
 import { seedGamedWorld } from "../../gamed/testFixtures";
 import { createCaller } from "../root";
 import { signedIn } from "../testing";
 
-let t: TestDb;
-beforeEach(async () => {
-  t = await createTestDb();
-});
-afterEach(async () => {
-  await t.cleanup();
-});
+describeEachDatabase("gamed router", (dialect) => {
+  let t: TestDb;
+  beforeEach(async () => {
+    t = await createTestDb(dialect);
+  });
+  afterEach(async () => {
+    await t.cleanup();
+  });
 
-describe("gamed router", () => {
   it("parts at the step the step view marks first", async () => {
     const w = await seedGamedWorld(t.db);
     const caller = createCaller(signedIn(t.db));

@@ -1,17 +1,17 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createTestDb, type TestDb } from "../../../../tests/helpers/testDb";
+import { afterEach, beforeEach, expect, it } from "vitest";
+import { createTestDb, describeEachDatabase, type TestDb } from "../../../../tests/helpers/testDb";
 import { createCaller } from "../root";
 import { signedIn } from "../testing";
 
-let t: TestDb;
-beforeEach(async () => {
-  t = await createTestDb();
-});
-afterEach(async () => {
-  await t.cleanup();
-});
+describeEachDatabase("runs router", (dialect) => {
+  let t: TestDb;
+  beforeEach(async () => {
+    t = await createTestDb(dialect);
+  });
+  afterEach(async () => {
+    await t.cleanup();
+  });
 
-describe("runs router", () => {
   it("refuses a bad config with field-level errors and queues nothing", async () => {
     const caller = createCaller(signedIn(t.db));
     const error = await caller.runs

@@ -1,20 +1,20 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createTestDb, type TestDb } from "../../../../tests/helpers/testDb";
+import { afterEach, beforeEach, expect, it } from "vitest";
+import { createTestDb, describeEachDatabase, type TestDb } from "../../../../tests/helpers/testDb";
 import { seedResearcherWorld } from "../../steps/testFixtures";
 import { createCaller } from "../root";
 import { signedIn } from "../testing";
 
 /** Why a step is flagged, where a test does not care (who is the signed-in caller). */
 const BY = { category: "hallucinated-element" } as const;
-let t: TestDb;
-beforeEach(async () => {
-  t = await createTestDb();
-});
-afterEach(async () => {
-  await t.cleanup();
-});
+describeEachDatabase("steps router", (dialect) => {
+  let t: TestDb;
+  beforeEach(async () => {
+    t = await createTestDb(dialect);
+  });
+  afterEach(async () => {
+    await t.cleanup();
+  });
 
-describe("steps router", () => {
   it("flags a step with a note, lists it, keeps the first flag time, and unflags it", async () => {
     const world = await seedResearcherWorld(t.db);
     const caller = createCaller(signedIn(t.db));

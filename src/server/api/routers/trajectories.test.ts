@@ -1,20 +1,20 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createTestDb, type TestDb } from "../../../../tests/helpers/testDb";
+import { afterEach, beforeEach, expect, it } from "vitest";
+import { createTestDb, describeEachDatabase, type TestDb } from "../../../../tests/helpers/testDb";
 import { seedResearcherWorld } from "../../steps/testFixtures";
 import { createCaller } from "../root";
 import { signedIn } from "../testing";
 
 /** Who flags and why, where a test does not care. */
 const BY = { category: "hallucinated-element", author: "Rae" } as const;
-let t: TestDb;
-beforeEach(async () => {
-  t = await createTestDb();
-});
-afterEach(async () => {
-  await t.cleanup();
-});
+describeEachDatabase("trajectories router", (dialect) => {
+  let t: TestDb;
+  beforeEach(async () => {
+    t = await createTestDb(dialect);
+  });
+  afterEach(async () => {
+    await t.cleanup();
+  });
 
-describe("trajectories router", () => {
   it("filters the explorer by run, iteration, task, source, success and flagged", async () => {
     const world = await seedResearcherWorld(t.db);
     const caller = createCaller(signedIn(t.db));
@@ -28,6 +28,8 @@ describe("trajectories router", () => {
     expect(await ids({ source: "offline" })).toEqual([world.offlineId]);
     expect(await ids({ success: true })).toEqual([world.laterId]);
     expect(await ids({ flagged: true })).toEqual([]);
+    // The search ignores case on either database.
+    expect(await ids({ search: "RED Mug" })).toEqual([world.syntheticId, world.offlineId]);
 
     await caller.steps.flag({ ...BY, id: world.hallucinatedStepId, note: "teapot" });
     const flagged = await caller.trajectories.list({ flagged: true });

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { deleteImport, listImports, previewImportDeletion } from "../../retention/deleteImport";
 import { sharedLanceRows } from "../../retention/lanceRows";
+import { dialectOf } from "../../sql/dialect";
 import { adjacentEpisodes } from "../../steps/adjacentEpisodes";
 import { EXPLORER_ORDER, ExplorerFilter, explorerWhere } from "../../steps/explorerFilter";
 import { retentionAsTrpc } from "../retentionErrors";
@@ -47,7 +48,7 @@ export const trajectoriesRouter = createTRPCRouter({
       }),
     )
     .query(async ({ ctx, input }) => {
-      const where = explorerWhere(input);
+      const where = explorerWhere(input, dialectOf(ctx.db));
       const [total, items] = await Promise.all([
         ctx.db.trajectory.count({ where }),
         ctx.db.trajectory.findMany({
