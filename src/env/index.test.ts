@@ -35,6 +35,18 @@ describe("configuration", () => {
     );
   });
 
+  it("hands a LanceDB object-store URI or shared path through untouched", () => {
+    for (const uri of [
+      "s3://bucket/dreamgym/lancedb",
+      "gs://bucket/lancedb",
+      "az://container/lancedb",
+      "/mnt/shared/lancedb",
+    ])
+      expect(
+        loadConfig({ DATABASE_URL: "file:x.db", DREAMGYM_DATA_DIR: "/srv/dg", LANCEDB_DIR: uri }).lancedbDir,
+      ).toBe(uri);
+  });
+
   it("merges a config file under environment variables", () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "dreamgym-config-"));
     const file = path.join(dir, "c.json");

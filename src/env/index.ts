@@ -42,6 +42,11 @@ export const ConfigSchema = z.object({
       const problem = databaseUrlProblem(url);
       if (problem) ctx.addIssue({ code: "custom", message: problem });
     }),
+  /**
+   * The replay buffer's LanceDB location, one for every process that shares the database: a folder (on shared
+   * storage when processes run on several machines) or an object-store URI LanceDB supports (s3://, gs://, az://),
+   * handed to LanceDB's connect untouched.
+   */
   lancedbDir: z.string().min(1),
   port: z.number().int().min(1).max(65535).default(3000),
   /**
