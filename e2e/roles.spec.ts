@@ -20,6 +20,11 @@ test.describe("sign-in and roles", () => {
     await page.getByLabel("Password").fill("not-the-password");
     await page.getByRole("button", { name: "Sign in", exact: true }).click();
     await expect(page.getByRole("form", { name: "Sign in" }).getByRole("alert")).toContainText(/invalid/i);
+    // A provider's refusal comes back to this page, said in words rather than on a bare error page.
+    await page.goto("/sign-in?error=invalid_code");
+    await expect(page.getByRole("form", { name: "Sign in" }).getByRole("alert")).toContainText(
+      "failed (invalid_code)",
+    );
   });
 
   test("an annotator cannot reach the launch form or the runs API, and reviews as themselves", async ({

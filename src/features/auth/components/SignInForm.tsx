@@ -7,10 +7,14 @@ import { localPath } from "../lib/localPath";
 
 /** Email and password, plus the organisation's OIDC provider when one is configured. */
 export function SignInForm({ oidcName }: { oidcName: string | null }) {
-  const next = localPath(useSearchParams().get("next"));
+  const params = useSearchParams();
+  const next = localPath(params.get("next"));
+  const providerError = params.get("error");
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(
+    providerError ? `Signing in with ${oidcName ?? "the provider"} failed (${providerError})` : null,
+  );
   const [pending, setPending] = useState(false);
 
   const submit = async (event: FormEvent) => {
@@ -25,7 +29,12 @@ export function SignInForm({ oidcName }: { oidcName: string | null }) {
   };
 
   const sso = async () => {
-    const { error: refused } = await authClient.signIn.social({ provider: "oidc", callbackURL: next });
+    // A refusal at the provider comes back here with ?error=… rather than to Better Auth's own error page.
+    const { error: refused } = await authClient.signIn.social({
+      provider: "oidc",
+      callbackURL: next,
+      errorCallbackURL: "/sign-in",
+    });
     if (refused) setError(refused.message ?? `Signing in with ${oidcName} failed`);
   };
 
