@@ -59,7 +59,6 @@ describeEachDatabase("annotations", (dialect) => {
 
   describe("annotation locks", () => {
     it("lets one annotator at a time hold a trace, and another take it once the lock expired", async () => {
-      const caller = createCaller(signedIn(t.db));
       const [id] = await firstIds(1);
       const held = await as("alice").annotations.lock({ id: id! });
       expect(held.lockedBy).toBe("alice");
@@ -113,7 +112,6 @@ describeEachDatabase("annotations", (dialect) => {
     });
 
     it("refuses a review from someone whose lock expired or who never took one", async () => {
-      const caller = createCaller(signedIn(t.db));
       const [a, b] = await firstIds(2);
       await expect(as("alice").annotations.review({ id: a!, action: "accept" })).rejects.toMatchObject({
         code: "CONFLICT",
@@ -259,7 +257,6 @@ describeEachDatabase("annotations", (dialect) => {
 
   describe("reviewed SFT export", () => {
     async function review(id: string, action: "accept" | "edit" | "reject", correction?: string) {
-      const caller = createCaller(signedIn(t.db));
       await as("alice").annotations.lock({ id });
       await as("alice").annotations.review({ id, action, ...(correction ? { correction } : {}) });
     }
