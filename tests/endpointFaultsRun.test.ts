@@ -8,9 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { canonicalJson } from "@/core/curriculum/generator";
 import { RAW_REPAIR_SEPARATOR } from "@/core/experience/openaiModel";
 import { parseRunConfig } from "@/core/train/config";
-import { runOneJob } from "@/server/queue/worker";
 import { createRun } from "@/server/train/runStore";
-import { createHandlers } from "../worker/handlers";
 import {
   type FakeHandler,
   type FakeOpenAI,
@@ -31,6 +29,7 @@ import {
 import { goodReply } from "./helpers/goodReplies";
 import { useOpenaiConfig } from "./helpers/openaiConfig";
 import { createHouseholdOfflineDb, type TestDb } from "./helpers/testDb";
+import { workOnce } from "./helpers/worker";
 
 const MAX_RETRIES = 10;
 const CONCURRENCY = 8;
@@ -82,13 +81,7 @@ async function runOnce() {
   const { runId, jobId } = await createRun(t.db, config);
   await t.db.job.update({ where: { id: jobId }, data: { maxAttempts: 1 } });
   const from = endpoint.served.length;
-  await runOneJob({
-    db: t.db,
-    workerId: "w",
-    handlers: createHandlers(),
-    leaseMs: 60_000,
-    heartbeatMs: 1_000,
-  });
+  await workOnce(t.db);
   const run = await t.db.run.findUniqueOrThrow({ where: { id: runId } });
   const job = await t.db.job.findUniqueOrThrow({ where: { id: jobId } });
   return { run, job, runId, served: () => endpoint.served.slice(from) };

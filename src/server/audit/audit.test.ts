@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseRunConfig } from "@/core/train/config";
 import { createHouseholdOfflineDb, describeEachDatabase, type TestDb } from "../../../tests/helpers/testDb";
-import { createHandlers } from "../../../worker/handlers";
-import { runOneJob } from "../queue/worker";
+import { workOnce } from "../../../tests/helpers/worker";
 import type { LanceReplayBuffer } from "../replay/lanceReplayBuffer";
 import { getReplayBuffer } from "../replay/sharedReplayBuffer";
 import { createRun } from "../train/runStore";
@@ -26,13 +25,7 @@ describeEachDatabase("audit", (dialect) => {
         groupSize: 3,
       }),
     ));
-    await runOneJob({
-      db: t.db,
-      workerId: "w",
-      handlers: createHandlers(),
-      leaseMs: 60_000,
-      heartbeatMs: 1_000,
-    });
+    await workOnce(t.db);
     store = await getReplayBuffer(t.db);
   }, 120_000);
   afterAll(async () => {

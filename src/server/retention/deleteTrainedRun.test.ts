@@ -2,10 +2,9 @@ import { TRPCError } from "@trpc/server";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { parseRunConfig } from "@/core/train/config";
 import { createHouseholdOfflineDb, type TestDb } from "../../../tests/helpers/testDb";
-import { createHandlers } from "../../../worker/handlers";
+import { workOnce } from "../../../tests/helpers/worker";
 import { createCaller } from "../api/root";
 import { signedIn } from "../api/testing";
-import { runOneJob } from "../queue/worker";
 import { reconcile } from "../replay/reconcile";
 import { forgetReplayBuffer, withReplayBuffer } from "../replay/sharedReplayBuffer";
 import { lanceIds, stepIds } from "../replay/testing";
@@ -39,8 +38,7 @@ describe("deleting a run the worker trained", () => {
   it("removes it from the database and the replay buffer through the router; reconcile then finds nothing", async () => {
     const caller = createCaller(signedIn(t.db));
     const { runId } = await createRun(t.db, config);
-    const work = () =>
-      runOneJob({ db: t.db, workerId: "w", handlers: createHandlers(), leaseMs: 60_000, heartbeatMs: 1_000 });
+    const work = () => workOnce(t.db);
     expect(await work()).toBe(true);
     const steps = await t.db.step.count({ where: { trajectory: { runId } } });
     expect(steps).toBeGreaterThan(0);

@@ -8,6 +8,7 @@ import { parseRunConfig } from "@/core/train/config";
 import { runTraining } from "@/core/train/run";
 import { config as appConfig } from "@/env";
 import { createHouseholdOfflineDb, type TestDb } from "../../../tests/helpers/testDb";
+import { workOnce } from "../../../tests/helpers/worker";
 import { createHandlers } from "../../../worker/handlers";
 import { claim } from "../queue/queue";
 import { runOneJob } from "../queue/worker";
@@ -32,8 +33,7 @@ const config = parseRunConfig({
   seedTasks: 10,
   evaluation: { interval: 2, episodes: 4 },
 });
-const work = () =>
-  runOneJob({ db: t.db, workerId: "w", handlers: createHandlers(), leaseMs: 60_000, heartbeatMs: 1_000 });
+const work = () => workOnce(t.db);
 
 async function assertConsistent(runId: string) {
   const run = await t.db.run.findUniqueOrThrow({ where: { id: runId } });

@@ -1,9 +1,8 @@
 import fs from "node:fs";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createTestDb, describeEachDatabase, type TestDb } from "../../../../tests/helpers/testDb";
-import { createHandlers } from "../../../../worker/handlers";
+import { workOnce } from "../../../../tests/helpers/worker";
 import { SAMPLE_FILE } from "../../demo/sampleFile";
-import { runOneJob } from "../../queue/worker";
 import { createCaller } from "../root";
 import { signedIn } from "../testing";
 
@@ -41,13 +40,7 @@ describeEachDatabase("jobs", (dialect) => {
       const { jobId, trajectories } = await caller.jobs.importTrajectories({ name: "sample.jsonl", content });
       expect(trajectories).toBe(6);
       expect(await t.db.trajectory.count()).toBe(0); // the web did not do the work
-      await runOneJob({
-        db: t.db,
-        workerId: "w",
-        handlers: createHandlers(),
-        leaseMs: 10_000,
-        heartbeatMs: 1_000,
-      });
+      await workOnce(t.db);
       const job = await caller.jobs.get({ id: jobId });
       expect(job.status).toBe("succeeded");
       expect(job.result).toMatchObject({ imported: 6, duplicates: 0 });
@@ -81,13 +74,7 @@ describeEachDatabase("jobs", (dialect) => {
       const content = JSON.stringify([trace(1), trace(2)]);
       const queued = await caller.jobs.importTrajectories({ name: "traces.json", content, format: "auto" });
       expect(queued).toMatchObject({ trajectories: 2, format: "webarena" });
-      await runOneJob({
-        db: t.db,
-        workerId: "w",
-        handlers: createHandlers(),
-        leaseMs: 10_000,
-        heartbeatMs: 1_000,
-      });
+      await workOnce(t.db);
       expect((await caller.jobs.get({ id: queued.jobId })).result).toMatchObject({
         imported: 2,
         duplicates: 0,
