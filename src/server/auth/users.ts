@@ -38,8 +38,8 @@ export async function createUser(db: Db, settings: Config, user: NewUser): Promi
   if (await db.user.findUnique({ where: { email } }))
     throw new UserRefused(`email: ${email} already has an account`, "exists");
   const { id } = await addUser(db, settings, { ...user, email });
-  const [row] = (await listUsers(db)).filter((u) => u.id === id);
-  return row!;
+  const row = await db.user.findUniqueOrThrow({ where: { id } });
+  return { id, name: row.name, email: row.email, role: row.role ?? "viewer", createdAt: row.createdAt };
 }
 
 /** A new role takes effect on the person's next request: sessions read the role from the user row. */
