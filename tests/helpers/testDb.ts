@@ -30,16 +30,20 @@ export function testDialects(): Dialect[] {
   return ["sqlite"];
 }
 
+let saidWhatDidNotRun = false;
+
 /**
  * Declares a suite once per database: `describeEachDatabase("job queue", (dialect) => { … })` gives "job queue
- * (sqlite)" and "job queue (postgresql)". Without a PostgreSQL server the second is declared skipped, so that the
- * report says what did not run.
+ * (sqlite)" and "job queue (postgresql)". Without a PostgreSQL server (allowed outside CI only) the second is not
+ * declared, and the test process says once on stderr that the PostgreSQL variants did not run.
  */
 export function describeEachDatabase(name: string, suite: (dialect: Dialect) => void): void {
-  const dialects = testDialects();
-  for (const dialect of ["sqlite", "postgresql"] as const) {
-    if (dialects.includes(dialect)) describe(`${name} (${dialect})`, () => suite(dialect));
-    else describe.skip(`${name} (${dialect}: ${TEST_POSTGRES_URL_VAR} not set)`, () => suite(dialect));
+  for (const dialect of testDialects()) describe(`${name} (${dialect})`, () => suite(dialect));
+  if (!testDialects().includes("postgresql") && !saidWhatDidNotRun) {
+    saidWhatDidNotRun = true;
+    process.stderr.write(
+      `PostgreSQL variants not run: ${TEST_POSTGRES_URL_VAR} is not set (.ci/run sets it)\n`,
+    );
   }
 }
 

@@ -268,22 +268,24 @@ describeEachDatabase("environment server", (dialect) => {
 
   describe("who may use the server", () => {
     const address = outsideAddress();
-    it.skipIf(!address)("asks a client from another address for the bearer token", async () => {
-      const token = "a-very-long-secret-token";
-      const open = await startEnvServer(t.db, { host: "0.0.0.0", port: 0, token, indexEveryMs: 0 });
-      try {
-        const outside = `http://${address}:${open.port}`;
-        const refused = await fetch(`${outside}/health`);
-        expect(refused.status).toBe(401);
-        expect(((await refused.json()) as { data: { code: string } }).data.code).toBe("UNAUTHORIZED");
-        expect(
-          (await fetch(`${outside}/health`, { headers: { authorization: `Bearer ${token}` } })).status,
-        ).toBe(200);
-        expect((await fetch(`http://127.0.0.1:${open.port}/health`)).status).toBe(200);
-      } finally {
-        await open.close();
-      }
-    });
+    // Only a machine with an address besides loopback can call itself as another machine would.
+    if (address)
+      it("asks a client from another address for the bearer token", async () => {
+        const token = "a-very-long-secret-token";
+        const open = await startEnvServer(t.db, { host: "0.0.0.0", port: 0, token, indexEveryMs: 0 });
+        try {
+          const outside = `http://${address}:${open.port}`;
+          const refused = await fetch(`${outside}/health`);
+          expect(refused.status).toBe(401);
+          expect(((await refused.json()) as { data: { code: string } }).data.code).toBe("UNAUTHORIZED");
+          expect(
+            (await fetch(`${outside}/health`, { headers: { authorization: `Bearer ${token}` } })).status,
+          ).toBe(200);
+          expect((await fetch(`http://127.0.0.1:${open.port}/health`)).status).toBe(200);
+        } finally {
+          await open.close();
+        }
+      });
 
     it("serves this machine without a token, others with the server's token or a session whose role may train", async () => {
       await expect(authorize("127.0.0.1", undefined)).resolves.toBeUndefined();
