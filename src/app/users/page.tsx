@@ -1,3 +1,4 @@
+import { Allowed } from "@/features/auth/components/Allowed";
 import { UsersPage } from "@/features/auth/components/UsersPage";
 
 export default function Page() {
@@ -7,7 +8,9 @@ export default function Page() {
       <p className="sub">
         Who may sign in and what their role lets them change. Everyone signed in can read everything.
       </p>
-      <UsersPage />
+      <Allowed permission="user:list" explain="manage people">
+        <UsersPage />
+      </Allowed>
     </>
   );
 }

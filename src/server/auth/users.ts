@@ -22,15 +22,19 @@ export class UserRefused extends Error {
   }
 }
 
+/** A stored user as the Users page shows them (no role yet reads as viewer, as sessions do). */
+function toRow(u: {
+  id: string;
+  name: string;
+  email: string;
+  role: string | null;
+  createdAt: Date;
+}): UserRow {
+  return { id: u.id, name: u.name, email: u.email, role: u.role ?? "viewer", createdAt: u.createdAt };
+}
+
 export async function listUsers(db: Db): Promise<UserRow[]> {
-  const users = await db.user.findMany({ orderBy: { createdAt: "asc" } });
-  return users.map((u) => ({
-    id: u.id,
-    name: u.name,
-    email: u.email,
-    role: u.role ?? "viewer",
-    createdAt: u.createdAt,
-  }));
+  return (await db.user.findMany({ orderBy: { createdAt: "asc" } })).map(toRow);
 }
 
 export async function createUser(db: Db, settings: Config, user: NewUser): Promise<UserRow> {
@@ -38,8 +42,7 @@ export async function createUser(db: Db, settings: Config, user: NewUser): Promi
   if (await db.user.findUnique({ where: { email } }))
     throw new UserRefused(`email: ${email} already has an account`, "exists");
   const { id } = await addUser(db, settings, { ...user, email });
-  const row = await db.user.findUniqueOrThrow({ where: { id } });
-  return { id, name: row.name, email: row.email, role: row.role ?? "viewer", createdAt: row.createdAt };
+  return toRow(await db.user.findUniqueOrThrow({ where: { id } }));
 }
 
 /** A new role takes effect on the person's next request: sessions read the role from the user row. */
@@ -54,8 +57,7 @@ export async function setRole(db: Db, userId: string, role: RoleName): Promise<U
         "last-admin",
       );
   }
-  await db.user.update({ where: { id: userId }, data: { role } });
-  return { id: user.id, name: user.name, email: user.email, role, createdAt: user.createdAt };
+  return toRow(await db.user.update({ where: { id: userId }, data: { role } }));
 }
 
 /** Sets a person's password (hashed as at sign-in) and signs them out everywhere. */
