@@ -5,6 +5,7 @@
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { LRUCache } from "lru-cache";
 import { WebSocketServer } from "ws";
 import { can } from "../auth/access";
 import { authFor } from "../auth/auth";
@@ -36,13 +37,26 @@ export interface EnvServer {
 
 export const ENV_SERVER_DEFAULTS = { host: "127.0.0.1", port: 8300, maxSessions: 256, idleMs: 300_000 };
 
+/**
+ * How long a checked session token is trusted without asking the database again. A trainer sends its token with
+ * every step; a revoked session or a changed role takes effect within this time.
+ */
+const SESSION_CHECK_TTL_MS = 30_000;
+
 /** A bearer token checked as a Better Auth session of this database: the person's role, and whether it may train. */
 function sessionCheck(db: Db): SessionCheck {
+  const checked = new LRUCache<string, { role: string; allowed: boolean } | "none">({
+    max: 1_000,
+    ttl: SESSION_CHECK_TTL_MS,
+  });
   return async (authorization) => {
+    const known = checked.get(authorization);
+    if (known !== undefined) return known === "none" ? null : known;
     const session = await authFor(db).api.getSession({ headers: new Headers({ authorization }) });
-    if (!session) return null;
-    const role = session.user.role ?? "viewer";
-    return { role, allowed: can(role, { environment: ["train"] }) };
+    const role = session?.user.role ?? "viewer";
+    const answer = session ? { role, allowed: can(role, { environment: ["train"] }) } : null;
+    checked.set(authorization, answer ?? "none");
+    return answer;
   };
 }
 
