@@ -72,8 +72,10 @@ test("a PM launches a short run from a preset, watches its curves grow, compares
   while (Date.now() < deadline) {
     const n = await metricRows(page);
     if (seen.at(-1) !== n) seen.push(n);
-    if ((await status.textContent()) === "succeeded") break;
-    expect(await status.textContent()).toMatch(STILL_ACTIVE);
+    // One read per turn: the run may finish between two reads.
+    const now = (await status.textContent()) ?? "";
+    if (now === "succeeded") break;
+    expect(now).toMatch(STILL_ACTIVE);
     await page.waitForTimeout(250);
   }
   await expect(status).toHaveText("succeeded");
