@@ -148,6 +148,12 @@ export const RunConfigFields = z.strictObject({
    * may be worth a larger step. Absent: learningRate.
    */
   realLearningRate: z.number().positive().max(1).optional(),
+  /**
+   * How far the step size falls over each training phase, linearly with the phase's progress (CleanRL's anneal_lr):
+   * 0 keeps it constant, 1 ends the phase at zero. A falling step lets the last iterations settle the policy
+   * instead of moving it as far as the first ones did.
+   */
+  learningRateAnneal: z.number().min(0).max(1).default(0),
   grpo: z
     .strictObject({
       ...clippedUpdate(GRPO_DEFAULTS),

@@ -156,7 +156,8 @@ export function phaseContinues(spec: PhaseSpec, config: MethodSettings, done: Ru
   return underCap && underBudget;
 }
 
-function phaseFraction(spec: PhaseSpec, config: MethodSettings, done: RunCounters): number {
+/** How far a phase is, 0..1: by its iterations, its synthetic budget or its real budget, as it ends. */
+export function phaseFraction(spec: PhaseSpec, config: MethodSettings, done: RunCounters): number {
   const byIterations = Math.min(1, done.iterations / Math.max(1, config.iterations));
   const byBudget = Math.min(1, done.realTransitions / Math.max(1, config.realTransitions));
   const synthetic = syntheticBudget(spec, config);

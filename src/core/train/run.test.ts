@@ -96,6 +96,40 @@ describe("runTraining", () => {
     );
   });
 
+  it("anneals each phase's step size linearly with the phase's progress; S2R's real phase starts again from its own", async () => {
+    const config = parseRunConfig({
+      ...tiny("dreamgym-s2r"),
+      learningRate: 0.01,
+      realLearningRate: 0.02,
+      learningRateAnneal: 0.5,
+      realTransitions: 400,
+    });
+    const reports: IterationReport[] = [];
+    await runTraining(config, {
+      domain: household,
+      buffer: await offlineBuffer(),
+      model: new RetrievalExperienceModel({ reasoning: true }),
+      generator: embeddedTaskGenerator("household"),
+      onIteration: (r) => {
+        reports.push(r);
+      },
+    });
+    const synthetic = reports.filter((r) => r.phase === "synthetic");
+    const real = reports.filter((r) => r.phase === "real");
+    // Two synthetic iterations: the first at the full step, the second halfway through the phase.
+    expect(synthetic.map((r) => r.learningRate)).toEqual([0.01, 0.01 * (1 - 0.5 * 0.5)]);
+    expect(real[0]!.learningRate).toBe(0.02);
+    // Then by the real budget spent before each iteration, never below half (anneal 0.5).
+    real.forEach((r, i) => {
+      const spent = i === 0 ? 0 : real[i - 1]!.realTransitions;
+      expect(r.learningRate).toBeCloseTo(0.02 * (1 - (0.5 * spent) / 400), 12);
+      expect(r.learningRate).toBeGreaterThan(0.01);
+    });
+    expect(real.length).toBeGreaterThan(1);
+    // Off by default: every iteration takes the phase's own step.
+    expect(parseRunConfig({ method: "dreamgym", domain: "shop" }).learningRateAnneal).toBe(0);
+  });
+
   it("measures the sim-to-real gap at every evaluation point without changing what the run learns", async () => {
     const run = async (simulated: number) => {
       const reports: IterationReport[] = [];

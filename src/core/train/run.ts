@@ -19,7 +19,7 @@ import { type EvaluationResult, evaluatePolicy } from "./evaluate";
 import { importedRunProblem } from "./importedRun";
 import { trainingIteration } from "./iteration";
 import { grpoLearner, type Learner, type LearnerState, ppoLearner } from "./learner";
-import { clones, METHODS, phaseContinues, trainedWith } from "./methods";
+import { clones, METHODS, phaseContinues, phaseFraction, trainedWith } from "./methods";
 import { proxyEvaluation } from "./proxyEvaluation";
 import type { RolloutPool } from "./rolloutPool";
 
@@ -46,6 +46,8 @@ export interface IterationReport {
   syntheticTransitions: number;
   taskStats: TaskIterationStats[];
   update: UpdateStats;
+  /** The Adam step size of this iteration's update (its phase's, annealed by learningRateAnneal). */
+  learningRate: number;
   generated: Task[];
   /** The iteration's rollouts, for the store (with the real environment's answers where it has one). */
   episodes: Episode[];
@@ -229,9 +231,9 @@ export async function runTraining(config: RunConfig, deps: RunDeps): Promise<Run
         return domain.createEnvironment();
       };
       const afterSynthetic = phase === "real" && spec.phases[0]?.phase === "synthetic";
-      learner.setLearningRate(
-        afterSynthetic ? (config.realLearningRate ?? config.learningRate) : config.learningRate,
-      );
+      const phaseLearningRate = afterSynthetic
+        ? (config.realLearningRate ?? config.learningRate)
+        : config.learningRate;
       // Real task values start from the real rewards (a run resumed inside its real phase keeps what it has).
       if (afterSynthetic && config.curriculum.freshValuesForReal && realTransitions === 0)
         values = new TaskValueTable();
@@ -245,6 +247,10 @@ export async function runTraining(config: RunConfig, deps: RunDeps): Promise<Run
       }
       while (phaseContinues(phaseSpec, config, { iterations, realTransitions, syntheticTransitions })) {
         deps.signal?.throwIfAborted();
+        const counters = { iterations, realTransitions, syntheticTransitions };
+        const learningRate =
+          phaseLearningRate * (1 - config.learningRateAnneal * phaseFraction(phaseSpec, config, counters));
+        learner.setLearningRate(learningRate);
         const result = await trainingIteration(
           {
             domain,
@@ -281,6 +287,7 @@ export async function runTraining(config: RunConfig, deps: RunDeps): Promise<Run
           syntheticTransitions,
           taskStats: result.taskStats,
           update: result.update,
+          learningRate,
           generated: result.generated,
           episodes: result.episodes.map((e) => e.episode),
           ...(evaluation ? { evaluation } : {}),

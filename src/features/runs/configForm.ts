@@ -236,6 +236,14 @@ export const FIELDS: readonly FieldDef[] = [
     kind: { type: "number", min: 0, step: 0.001, optional: true },
     use: "sim-to-real",
   },
+  {
+    path: "learningRateAnneal",
+    label: "Learning-rate anneal",
+    hint: "How far the step size falls over each phase, linearly: 0 constant, 1 to zero at the phase's end",
+    section: "Policy optimisation",
+    kind: num(0, 0.1),
+    use: "rl",
+  },
   ...clippedUpdateFields("grpo", "GRPO"),
   {
     path: "grpo.klBeta",
