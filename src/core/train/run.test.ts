@@ -24,6 +24,21 @@ const tiny = (method: RunMethod) =>
     evaluation: { interval: 1, episodes: 4 },
   });
 
+/** A household run with the embedded experience model and task generator, and every iteration it reported. */
+async function runReporting(config: ReturnType<typeof parseRunConfig>) {
+  const reports: IterationReport[] = [];
+  const result = await runTraining(config, {
+    domain: household,
+    buffer: await offlineBuffer(),
+    model: new RetrievalExperienceModel({ reasoning: true }),
+    generator: embeddedTaskGenerator("household"),
+    onIteration: (r) => {
+      reports.push(r);
+    },
+  });
+  return { result, reports };
+}
+
 describe("runTraining", () => {
   it("rejects a bad config naming the field", () => {
     expect(() => parseRunConfig({ method: "dreamgym", domain: "Moon!", groupSize: 1 })).toThrow(
@@ -104,16 +119,7 @@ describe("runTraining", () => {
       learningRateAnneal: 0.5,
       realTransitions: 400,
     });
-    const reports: IterationReport[] = [];
-    await runTraining(config, {
-      domain: household,
-      buffer: await offlineBuffer(),
-      model: new RetrievalExperienceModel({ reasoning: true }),
-      generator: embeddedTaskGenerator("household"),
-      onIteration: (r) => {
-        reports.push(r);
-      },
-    });
+    const { reports } = await runReporting(config);
     const synthetic = reports.filter((r) => r.phase === "synthetic");
     const real = reports.filter((r) => r.phase === "real");
     // Two synthetic iterations: the first at the full step, the second halfway through the phase.
@@ -131,22 +137,10 @@ describe("runTraining", () => {
   });
 
   it("measures the sim-to-real gap at every evaluation point without changing what the run learns", async () => {
-    const run = async (simulated: number) => {
-      const reports: IterationReport[] = [];
-      const result = await runTraining(
+    const run = (simulated: number) =>
+      runReporting(
         parseRunConfig({ ...tiny("dreamgym"), evaluation: { interval: 1, episodes: 4, simulated } }),
-        {
-          domain: household,
-          buffer: await offlineBuffer(),
-          model: new RetrievalExperienceModel({ reasoning: true }),
-          generator: embeddedTaskGenerator("household"),
-          onIteration: (r) => {
-            reports.push(r);
-          },
-        },
       );
-      return { result, reports };
-    };
     const measured = await run(3);
     for (const r of measured.reports) {
       expect(r.simulated?.episodes).toBe(3);
