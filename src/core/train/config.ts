@@ -151,7 +151,8 @@ export const RunConfigFields = z.strictObject({
   /**
    * How far the step size falls over each training phase, linearly with the phase's progress (CleanRL's anneal_lr):
    * 0 keeps it constant, 1 ends the phase at zero. A falling step lets the last iterations settle the policy
-   * instead of moving it as far as the first ones did.
+   * instead of moving it as far as the first ones did. Off by default: on validation tasks (shop DreamGym GRPO,
+   * 3 seeds) annealing to zero gave 56% real success against 61% constant, as the policy was still improving.
    */
   learningRateAnneal: z.number().min(0).max(1).default(0),
   grpo: z
