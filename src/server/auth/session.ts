@@ -1,4 +1,4 @@
-import { getAuth } from "./auth";
+import { type Auth, getAuth } from "./auth";
 
 /** Who is asking: the signed-in person behind a request's cookie or bearer token. */
 export interface SignedInUser {
@@ -8,10 +8,12 @@ export interface SignedInUser {
   role: string;
 }
 
-/** The signed-in user of a request, or null (no cookie or token, expired, or banned). */
-export async function signedInUser(headers: Headers): Promise<SignedInUser | null> {
-  const auth = await getAuth();
-  const session = await auth.api.getSession({ headers });
+/**
+ * The signed-in user of a request, or null (no cookie or token, expired, or banned). `auth`: the app's own unless
+ * given (the environment server checks against the database it was started with).
+ */
+export async function signedInUser(headers: Headers, auth?: Auth): Promise<SignedInUser | null> {
+  const session = await (auth ?? (await getAuth())).api.getSession({ headers });
   if (!session) return null;
   const { id, name, email, role } = session.user;
   return { id, name, email, role: role ?? "viewer" };

@@ -9,6 +9,7 @@ import { LRUCache } from "lru-cache";
 import { WebSocketServer } from "ws";
 import { can } from "../auth/access";
 import { authFor } from "../auth/auth";
+import { signedInUser } from "../auth/session";
 import type { Db } from "../db";
 import { AgentGymIds, handleAgentGym } from "./agentgymRoutes";
 import { EnvServerError, errorData } from "./errors";
@@ -52,9 +53,8 @@ function sessionCheck(db: Db): SessionCheck {
   return async (authorization) => {
     const known = checked.get(authorization);
     if (known !== undefined) return known === "none" ? null : known;
-    const session = await authFor(db).api.getSession({ headers: new Headers({ authorization }) });
-    const role = session?.user.role ?? "viewer";
-    const answer = session ? { role, allowed: can(role, { environment: ["train"] }) } : null;
+    const user = await signedInUser(new Headers({ authorization }), authFor(db));
+    const answer = user ? { role: user.role, allowed: can(user.role, { environment: ["train"] }) } : null;
     checked.set(authorization, answer ?? "none");
     return answer;
   };
