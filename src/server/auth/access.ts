@@ -32,6 +32,9 @@ export const roles = { admin, researcher, annotator, viewer };
 
 export { ROLES, type RoleName } from "@/shared/roles";
 
+/** The role of a person whose row names none (new OIDC sign-ins, rows from before roles): reads only. */
+export const DEFAULT_ROLE = "viewer" satisfies RoleName;
+
 type Statements = typeof statements;
 /** One thing to be allowed: a resource and the actions on it, e.g. `{ run: ["launch"] }`. */
 export type Permission = { [K in keyof Statements]?: Statements[K][number][] };

@@ -7,7 +7,7 @@ import { admin, bearer, genericOAuth } from "better-auth/plugins";
 import { type Config, config } from "@/env";
 import { type Db, getDb } from "../db";
 import { dialectOf } from "../sql/dialect";
-import { ac, roles } from "./access";
+import { ac, DEFAULT_ROLE, roles } from "./access";
 
 /** What signing in costs and lasts: a week, renewed daily while used (Better Auth's defaults, named). */
 const SESSION_SECONDS = 7 * 24 * 3600;
@@ -62,7 +62,7 @@ export function createAuth(db: Db, settings: Config = config()) {
     plugins: [
       // Roles and user management; people who arrive through OIDC see everything and change nothing until an
       // admin gives them a role.
-      admin({ ac, roles, defaultRole: "viewer", adminRoles: ["admin"] }),
+      admin({ ac, roles, defaultRole: DEFAULT_ROLE, adminRoles: ["admin"] }),
       // Trainers and scripts send the session token as `Authorization: Bearer …` (the environment server, curl).
       bearer(),
       ...(oidc

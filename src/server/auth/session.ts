@@ -1,3 +1,4 @@
+import { DEFAULT_ROLE } from "./access";
 import { type Auth, getAuth } from "./auth";
 
 /** Who is asking: the signed-in person behind a request's cookie or bearer token. */
@@ -16,5 +17,5 @@ export async function signedInUser(headers: Headers, auth?: Auth): Promise<Signe
   const session = await (auth ?? (await getAuth())).api.getSession({ headers });
   if (!session) return null;
   const { id, name, email, role } = session.user;
-  return { id, name, email, role: role ?? "viewer" };
+  return { id, name, email, role: role ?? DEFAULT_ROLE };
 }

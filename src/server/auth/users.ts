@@ -1,6 +1,6 @@
 import type { Config } from "@/env";
 import type { Db } from "../db";
-import type { RoleName } from "./access";
+import { DEFAULT_ROLE, type RoleName } from "./access";
 import { createAuth } from "./auth";
 import { addUser, type NewUser } from "./bootstrap";
 
@@ -30,7 +30,7 @@ function toRow(u: {
   role: string | null;
   createdAt: Date;
 }): UserRow {
-  return { id: u.id, name: u.name, email: u.email, role: u.role ?? "viewer", createdAt: u.createdAt };
+  return { id: u.id, name: u.name, email: u.email, role: u.role ?? DEFAULT_ROLE, createdAt: u.createdAt };
 }
 
 export async function listUsers(db: Db): Promise<UserRow[]> {
