@@ -174,6 +174,26 @@ function migratedPostgresTemplate(): Promise<string> {
   return postgresTemplate;
 }
 
+/** Tries before a drop that an autovacuum worker keeps refusing fails (see dropDatabase). */
+const DROP_TRIES = 10;
+
+/**
+ * Drops a test database and ends its sessions. An autovacuum worker that started on it belongs to no role, so a
+ * server whose test role lacks pg_signal_backend (.ci/postgres grants it) refuses to end it: the worker is done
+ * in moments, and the drop is tried again.
+ */
+async function dropDatabase(name: string): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await admin((client) => client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
+      return;
+    } catch (error) {
+      if (attempt >= DROP_TRIES || !/pg_signal_backend/.test((error as Error).message)) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
+    }
+  }
+}
+
 /**
  * A database of its own on the test server, dropped by `drop`: a copy of the migrated template, or empty (for
  * the migrations' own tests).
@@ -186,9 +206,7 @@ export async function createPostgresTestDatabase(
   await admin((client) => client.query(`CREATE DATABASE "${name}" ${from}`));
   return {
     url: withDatabase(testPostgresUrl() as string, name),
-    drop: async () => {
-      await admin((client) => client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
-    },
+    drop: () => dropDatabase(name),
   };
 }
 
