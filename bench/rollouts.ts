@@ -10,7 +10,7 @@
  * with offline data: alone, as the CLI runs it, and as the worker's train job runs it (storing every rollout in
  * SQLite beside the real environment's answer, a checkpoint per iteration and the rollouts' LanceDB rows, on the
  * job's writer thread one iteration behind the loop), each with every episode on the main thread and with a
- * rollout thread playing a share of them.
+ * rollout thread playing a share of them; the job also with the embedded model's predictions on a thread.
  *
  *   npm run bench -- rollouts [--latency-ms 200] [--limits 1,8,32,128] [--only endpoint|embedded]
  */
@@ -188,8 +188,14 @@ async function embeddedBench() {
         `embedded loop, nothing stored, ${threads} rollout thread(s): ${row.transitionsPerSecond} synthetic transitions/s (${row.syntheticTransitions} in ${row.seconds} s, ${row.cpuSeconds} s of CPU)\n`,
       );
     }
-    for (const threads of [0, 1]) {
-      appConfig().worker.threads = 0;
+    // The job as the worker runs it by default (nothing beside the writer thread), with a prediction thread (the
+    // CLI's default) and with a rollout thread.
+    for (const [predictionThreads, threads] of [
+      [0, 0],
+      [1, 0],
+      [0, 1],
+    ] as const) {
+      appConfig().worker.threads = predictionThreads;
       appConfig().worker.rolloutThreads = threads;
       const { runId } = await createRun(db, config);
       const started = performance.now();
@@ -208,6 +214,7 @@ async function embeddedBench() {
       const row = {
         stored: true,
         threads,
+        predictionThreads,
         syntheticTransitions: run.syntheticTransitions,
         storedSteps: stored,
         seconds: round(seconds),
@@ -216,7 +223,7 @@ async function embeddedBench() {
       };
       rows.push(row);
       process.stderr.write(
-        `embedded loop, ${threads} rollout thread(s): ${row.transitionsPerSecond} synthetic transitions/s (${row.syntheticTransitions} in ${row.seconds} s, ${row.cpuSeconds} s of CPU, ${stored} steps stored)\n`,
+        `embedded loop, ${predictionThreads} prediction and ${threads} rollout thread(s): ${row.transitionsPerSecond} synthetic transitions/s (${row.syntheticTransitions} in ${row.seconds} s, ${row.cpuSeconds} s of CPU, ${stored} steps stored)\n`,
       );
     }
     await db.$disconnect();

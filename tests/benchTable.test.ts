@@ -70,6 +70,13 @@ describe("bench:table --quick", () => {
           expect(imported.proxies.confidence.mean).toBeGreaterThan(0);
         } else expect(imported).toBeUndefined();
         for (const row of rows) if (row.key !== "imported-only/grpo") expect(row.proxies).toBeNull();
+        // S2R with its real iterations interleaved and learnt by the model spends its real budget as S2R does.
+        const grounded = rows.find((s: { key: string }) => s.key === "s2r-grounded/grpo");
+        if (domain === "shop") {
+          expect(grounded.realTransitions).toBeGreaterThan(0);
+          expect(grounded.realTransitions).toBeLessThanOrEqual(SCALES.quick.s2rBudget);
+          expect(typeof grounded.gapMean).toBe("number");
+        } else expect(grounded).toBeUndefined();
       }
       const markdown = fs.readFileSync(path.join(out, "table-quick.md"), "utf8");
       expect(markdown).toContain("DreamGym-S2R (GRPO)");

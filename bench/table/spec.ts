@@ -2,7 +2,9 @@
  * What the reproduction table runs: for each domain the untrained policy and behaviour cloning, and for GRPO and
  * PPO the real-env baseline (80K real transitions), DreamGym (0 real, 80K synthetic) and DreamGym-S2R (5K real
  * after the same 80K synthetic); DreamGym's three ablations where the paper reports them (WebShop, GRPO), at the
- * same synthetic budget, and beside them DreamGym with pessimism where its model is unsure. Every row is a plain run config, the same the CLI and the UI launch.
+ * same synthetic budget, and beside them DreamGym with pessimism where its model is unsure and S2R with its real
+ * iterations interleaved and learnt by the experience model. Every row is a plain run config, the same the CLI and
+ * the UI launch.
  */
 import type { RealDomainName } from "@/core/envs/names";
 import { RL_ALGORITHMS } from "@/core/train/methods";
@@ -208,6 +210,19 @@ export function tableRows(domain: Domain, scale: Scale, seed: number): TableRow[
         label: `DreamGym + pessimism, MOPO penalty 1 (${algorithm.toUpperCase()})`,
         algorithm,
         config: { ...dreamgym, experience: { pessimism: { mode: "penalty", penalty: 1 } } },
+      },
+      // Not the paper's either: S2R's real iterations spread over the synthetic phase, the model learning each.
+      {
+        key: `s2r-grounded/${algorithm}`,
+        label: `DreamGym-S2R, a real iteration every 16th, learnt by the model (${algorithm.toUpperCase()})`,
+        algorithm,
+        config: {
+          ...dreamgym,
+          method: "dreamgym-s2r",
+          realTransitions: scale.s2rBudget,
+          realInterleave: 15,
+          experience: { learnFromReal: true },
+        },
       },
     );
   }

@@ -73,8 +73,9 @@ export const ConfigSchema = z.object({
       pollMs: z.number().int().min(10).default(500),
       /**
        * Threads that run the embedded experience model's predictions beside the rollouts (DREAMGYM_THREADS).
-       * Unset: one fewer than the machine's cores (0 on one core: predictions run inline). Results do not depend
-       * on it.
+       * Unset: one fewer than the machine's cores for a run that stores nothing (the CLI; 0 on one core:
+       * predictions run inline), and none for the worker's train job, whose writer thread takes the other core.
+       * Results do not depend on it.
        */
       threads: z.number().int().min(0).max(64).optional(),
       /**

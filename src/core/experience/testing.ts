@@ -1,9 +1,12 @@
 import type { RealDomain } from "../envs/domain";
+import { shop } from "../envs/shop";
 import { episodeTransitions } from "../replay/episodeTransitions";
 import { HashNgramEmbedder } from "../replay/hashEmbedder";
 import { MemoryReplayBuffer } from "../replay/memoryBuffer";
 import { rollout } from "../rollout";
-import type { Policy } from "../types";
+import type { Policy, Transition } from "../types";
+import { type OfflineMemory, parseListing } from "./retrieval/offlineMemory";
+import type { ExperienceInput } from "./types";
 
 /** For tests: an in-memory replay buffer of offline episodes on train tasks 0..episodes-1 of a real domain. */
 export async function offlineMemoryBuffer(
@@ -22,4 +25,34 @@ export async function offlineMemoryBuffer(
     await buffer.add(episodeTransitions(episode, "offline", `o${i}`));
   }
   return buffer;
+}
+
+/**
+ * For tests of learning from real rollouts: the expert's real shop episode (on train tasks from 200) that first
+ * opens a listing entry `memory` has no page of, that step as a prediction's input with its demonstrations, and
+ * the episode's transitions (source "real").
+ */
+export async function unseenEntry(
+  memory: OfflineMemory,
+  buffer: MemoryReplayBuffer,
+): Promise<{ opened: Transition; input: ExperienceInput; steps: Transition[] }> {
+  for (let i = 200; i < 260; i++) {
+    const task = shop.task("train", i);
+    const episode = await rollout(shop.createEnvironment(), shop.expert(), task, shop.maxSteps);
+    const steps = episodeTransitions(episode, "real", `r${i}`);
+    const opened = steps.find(
+      (t) => parseListing(t.state) && /^click\[b/i.test(t.action) && !memory.page(t.action, t.instruction),
+    );
+    if (!opened) continue;
+    const demonstrations = await buffer.similar(
+      { domain: "shop", state: opened.state.text, action: opened.action, instruction: task.instruction },
+      8,
+    );
+    return {
+      opened,
+      input: { task, history: [], state: opened.state, action: opened.action, demonstrations },
+      steps,
+    };
+  }
+  throw new Error("no expert episode on train tasks 200–259 opens an entry the memory lacks");
 }

@@ -1,5 +1,5 @@
 import type { Demonstration } from "../replay/buffer";
-import type { Observation, Step, Task, TrajectorySource, Usage } from "../types";
+import type { Observation, Step, Task, TrajectorySource, Transition, Usage } from "../types";
 
 /** Everything the experience model conditions on (ARCHITECTURE.md "Contracts"). */
 export interface ExperienceInput {
@@ -52,6 +52,12 @@ export interface PredictOptions {
 export interface ExperienceModel {
   readonly name: string;
   predict(input: ExperienceInput, options?: PredictOptions): Promise<ExperiencePrediction>;
+  /**
+   * Learns from transitions of the real environment gathered during a run (DreamGym-S2R with
+   * `experience.learnFromReal`), as it learnt from the offline ones before the run. Absent: the model learns only
+   * through what retrieval returns (an LLM behind an endpoint is not fine-tuned mid-run).
+   */
+  learn?(transitions: readonly Transition[]): void;
 }
 
 /** The paper's ablation switches, plus the prompt's size limits. */

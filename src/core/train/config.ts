@@ -70,6 +70,13 @@ export const RunConfigFields = z.strictObject({
       /** Retrieve only real (offline) experience, not the run's own synthetic transitions. */
       offlineOnly: z.boolean().default(true),
       /**
+       * DreamGym-S2R: the run's real transitions join the replay buffer and the experience model's memory as they
+       * are gathered, so that later synthetic rollouts are grounded in them (Dyna's model learning; the paper's
+       * model learns from offline data alone). Useful with `realInterleave`, which gathers them during the
+       * synthetic phase.
+       */
+      learnFromReal: z.boolean().default(false),
+      /**
        * Pessimism where the experience model is unsure (experience/types.ts Pessimism): off, halt (MOReL: end
        * the episode below `threshold` confidence, reward −penalty) or penalty (MOPO: reward − penalty × doubt).
        */
@@ -134,6 +141,11 @@ export const RunConfigFields = z.strictObject({
   syntheticTransitions: z.number().int().min(0).max(100_000_000).default(0),
   /** Real transitions for training: the S2R budget after DreamGym, or the real-env baseline's budget. */
   realTransitions: z.number().int().min(0).max(10_000_000).default(5_000),
+  /**
+   * DreamGym-S2R's schedule. 0: the real budget is spent after the synthetic phase (the paper). n > 0: one real
+   * iteration after every n synthetic ones while the budget lasts, what is left of it after the synthetic phase.
+   */
+  realInterleave: z.number().int().min(0).max(10_000).default(0),
   /**
    * Where the policy starts: blank, or behaviour-cloned on the offline demonstrations first (the paper's LLM
    * policies start with priors; a blank linear policy has none, which the household's 50-step tasks expose).

@@ -51,8 +51,8 @@ export interface IterationDeps {
   makeEnv: () => Environment;
   /** What the rollouts are, for the replay buffer and the store. */
   source: TrajectorySource;
-  /** New transitions are added here (DreamGym grows its buffer with every synthetic rollout). */
-  buffer?: ReplayBuffer;
+  /** New transitions are added here (DreamGym's synthetic rollouts, S2R's real ones when the model learns them). */
+  buffer?: Pick<ReplayBuffer, "add">;
   /** Other cores playing this iteration's episodes too (synthetic phases with a pool). */
   pool?: RolloutPool;
   values: TaskValueTable;

@@ -6,7 +6,7 @@ import { shop } from "../envs/shop";
 import { RetrievalExperienceModel } from "../experience/retrieval/retrievalModel";
 import { parseRunConfig, type RunMethod } from "./config";
 import { importedFrom } from "./importedTesting";
-import { type IterationReport, type RunResult, runTraining } from "./run";
+import { experienceSettings, type IterationReport, type RunResult, runTraining } from "./run";
 import { offlineMemoryBuffer } from "./testing";
 
 const offlineBuffer = () => offlineMemoryBuffer(household, 10);
@@ -134,6 +134,53 @@ describe("runTraining", () => {
     expect(real.length).toBeGreaterThan(1);
     // Off by default: every iteration takes the phase's own step.
     expect(parseRunConfig({ method: "dreamgym", domain: "shop" }).learningRateAnneal).toBe(0);
+  });
+
+  it("S2R interleaved: every (n+1)th iteration is real while the budget lasts, and the model learns what it saw", async () => {
+    const config = parseRunConfig({
+      ...tiny("dreamgym-s2r"),
+      iterations: 6,
+      realInterleave: 2,
+      realTransitions: 500,
+      learningRate: 0.01,
+      realLearningRate: 0.03,
+      experience: { learnFromReal: true },
+    });
+    const buffer = await offlineBuffer();
+    const offline = [...buffer.transitions()].length;
+    const learnt: number[] = [];
+    const model = new RetrievalExperienceModel({ reasoning: true });
+    const reports: IterationReport[] = [];
+    const result = await runTraining(config, {
+      domain: household,
+      buffer,
+      model: Object.assign(model, { learn: (ts: readonly unknown[]) => void learnt.push(ts.length) }),
+      generator: embeddedTaskGenerator("household"),
+      onIteration: (r) => void reports.push(r),
+    });
+    const phases = reports.map((r) => r.phase);
+    // Iterations 3 and 6 of the synthetic phase are real; the budget's rest is spent after it.
+    expect(phases.slice(0, 6)).toEqual(["synthetic", "synthetic", "real", "synthetic", "synthetic", "real"]);
+    expect(phases.slice(6).every((p) => p === "real")).toBe(true);
+    expect(result.realTransitions).toBeLessThanOrEqual(500);
+    expect(result.realTransitions).toBeGreaterThan(0);
+    expect(reports.filter((r) => r.phase === "real").every((r) => r.learningRate === 0.03)).toBe(true);
+    expect(reports.filter((r) => r.phase === "synthetic").every((r) => r.learningRate === 0.01)).toBe(true);
+    // Every real transition joined the buffer as "real" and was handed to the model; no synthetic one was.
+    const added = [...buffer.transitions()].slice(offline);
+    expect(added.every((t) => t.source === "real")).toBe(true);
+    expect(added.length).toBe(result.realTransitions);
+    expect(learnt.reduce((a, b) => a + b, 0)).toBe(result.realTransitions);
+    // Retrieval reads them beside the offline logs.
+    expect(experienceSettings(config).sources).toEqual(["offline", "real"]);
+
+    // Off (the default): the paper's schedule, synthetic then real, and the buffer stays as it was.
+    const after = parseRunConfig({ ...tiny("dreamgym-s2r"), iterations: 6, realTransitions: 150 });
+    const plain = await runReporting(after);
+    const firstReal = plain.reports.findIndex((r) => r.phase === "real");
+    expect(firstReal).toBe(6);
+    expect(plain.reports.slice(firstReal).every((r) => r.phase === "real")).toBe(true);
+    expect(experienceSettings(after).sources).toEqual(["offline"]);
   });
 
   it("measures the sim-to-real gap at every evaluation point without changing what the run learns", async () => {

@@ -13,7 +13,7 @@ import type { ReplayBuffer } from "../replay/buffer";
 import { BehaviourCloning } from "../rl/bc";
 import type { UpdateStats } from "../rl/stats";
 import { type Episode, rollout } from "../rollout";
-import type { Environment, Task } from "../types";
+import { type Environment, REAL_ENV_SOURCES, type Task, type Transition } from "../types";
 import type { RunConfig } from "./config";
 import { type EvaluationResult, evaluatePolicy } from "./evaluate";
 import { importedRunProblem } from "./importedRun";
@@ -107,7 +107,10 @@ export function experienceSettings(config: RunConfig): ExperienceSettings {
     k: config.experience.k,
     historyWindow: config.experience.historyWindow,
     reasoning: config.experience.reasoning,
-    ...(config.experience.offlineOnly ? { sources: ["offline" as const] } : {}),
+    // What the real environment produced: the offline logs, and the run's own real transitions when it learns them.
+    ...(config.experience.offlineOnly
+      ? { sources: config.experience.learnFromReal ? [...REAL_ENV_SOURCES] : ["offline" as const] }
+      : {}),
     ...(config.experience.pessimism.mode !== "off" ? { pessimism: config.experience.pessimism } : {}),
   };
 }
@@ -223,47 +226,71 @@ export async function runTraining(config: RunConfig, deps: RunDeps): Promise<Run
       seed: config.seed,
       concurrency: config.rollouts.concurrency,
     };
+    const realEnv = (): Environment => {
+      if (isImportedDomain(domain))
+        throw new Error(`imported domain "${domain.name}" has no real environment`);
+      return domain.createEnvironment();
+    };
+    const realSpec = spec.phases.find((p) => p.phase === "real");
+    const synthetic = spec.phases.some((p) => p.phase === "synthetic");
+    // DreamGym-S2R's real iterations during its synthetic phase (realInterleave), and what they teach the model.
+    const interleave = realSpec && synthetic ? config.realInterleave : 0;
+    const groundsModel = Boolean(realSpec && synthetic && config.experience.learnFromReal);
+    const learnFromReal = {
+      add: async (transitions: Transition[]) => {
+        await deps.buffer?.add(transitions);
+        deps.model?.learn?.(transitions);
+      },
+    };
+    const realLearningRate = synthetic
+      ? (config.realLearningRate ?? config.learningRate)
+      : config.learningRate;
     for (const phaseSpec of spec.phases) {
       const { phase } = phaseSpec;
-      let makeEnv: () => Environment = () => {
-        if (isImportedDomain(domain))
-          throw new Error(`imported domain "${domain.name}" has no real environment`);
-        return domain.createEnvironment();
-      };
       const afterSynthetic = phase === "real" && spec.phases[0]?.phase === "synthetic";
-      const phaseLearningRate = afterSynthetic
-        ? (config.realLearningRate ?? config.learningRate)
-        : config.learningRate;
       // Real task values start from the real rewards (a run resumed inside its real phase keeps what it has).
       if (afterSynthetic && config.curriculum.freshValuesForReal && realTransitions === 0)
         values = new TaskValueTable();
+      let makeEnv: () => Environment = realEnv;
       if (phase === "synthetic") {
-        const synthetic = syntheticEnv();
-        if (!synthetic)
+        const syntheticMaker = syntheticEnv();
+        if (!syntheticMaker)
           throw new Error(
             `method ${config.method} has a synthetic phase: it needs an experience model and a replay buffer`,
           );
-        makeEnv = synthetic;
+        makeEnv = syntheticMaker;
       }
       while (phaseContinues(phaseSpec, config, { iterations, realTransitions, syntheticTransitions })) {
         deps.signal?.throwIfAborted();
         const counters = { iterations, realTransitions, syntheticTransitions };
+        // Every (n+1)th iteration of an interleaved S2R run is real, while its budget lasts.
+        const realTurn =
+          phase === "synthetic" &&
+          interleave > 0 &&
+          realTransitions < config.realTransitions &&
+          (iterations + 1) % (interleave + 1) === 0;
+        const source = realTurn ? "real" : phase;
+        const turnSpec = realTurn && realSpec ? realSpec : phaseSpec;
         const learningRate =
-          phaseLearningRate * (1 - config.learningRateAnneal * phaseFraction(phaseSpec, config, counters));
+          (source === "real" ? realLearningRate : config.learningRate) *
+          (1 - config.learningRateAnneal * phaseFraction(turnSpec, config, counters));
         learner.setLearningRate(learningRate);
+        // Real rollouts join the buffer when the model learns them. Synthetic ones join it only where retrieval may
+        // return them (offlineOnly off): otherwise they could never be read, and adding them costs a fifteenth of
+        // the loop.
+        const learnsThem = source === "real" ? groundsModel : !config.experience.offlineOnly;
+        const turnBuffer = !learnsThem ? undefined : source === "real" ? learnFromReal : deps.buffer;
         const result = await trainingIteration(
           {
             domain,
             policy,
             learner,
-            makeEnv,
-            source: phase,
-            // Synthetic rollouts join the buffer only where retrieval may return them (offlineOnly off): with
-            // offline-only retrieval they could never be read, and adding them costs a fifteenth of the loop.
-            buffer: phase === "synthetic" && !config.experience.offlineOnly ? deps.buffer : undefined,
-            ...(phase === "synthetic" && deps.rollouts ? { pool: deps.rollouts } : {}),
+            makeEnv: realTurn ? realEnv : makeEnv,
+            source,
+            ...(turnBuffer ? { buffer: turnBuffer } : {}),
+            ...(source === "synthetic" && deps.rollouts ? { pool: deps.rollouts } : {}),
             values,
-            ...(phase === "real" ? { transitionBudget: config.realTransitions - realTransitions } : {}),
+            ...(source === "real" ? { transitionBudget: config.realTransitions - realTransitions } : {}),
             ...(writesVariations && deps.generator ? { generator: deps.generator } : {}),
           },
           settings,
@@ -271,7 +298,7 @@ export async function runTraining(config: RunConfig, deps: RunDeps): Promise<Run
           [...seedTasks, ...generated],
         );
         generated = [...generated, ...result.generated];
-        if (phase === "real") realTransitions += result.transitions;
+        if (source === "real") realTransitions += result.transitions;
         else syntheticTransitions += result.transitions;
         iterations++;
         const due = iterations % config.evaluation.interval === 0;
@@ -279,7 +306,7 @@ export async function runTraining(config: RunConfig, deps: RunDeps): Promise<Run
         const simulated = due ? await simulate(`eval:it${iterations}`) : undefined;
         if (evaluation) lastEvaluation = { iterations, result: evaluation, simulated };
         await deps.onIteration?.({
-          phase,
+          phase: source,
           iteration: iterations,
           rolloutSuccess: result.rolloutSuccess,
           meanReward: result.meanReward,

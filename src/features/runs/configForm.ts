@@ -153,6 +153,14 @@ export const FIELDS: readonly FieldDef[] = [
     use: "real-budget",
   },
   {
+    path: "realInterleave",
+    label: "Real iteration every",
+    hint: "S2R: one real iteration after every this many synthetic ones while the budget lasts (0: all real ones after the synthetic phase)",
+    section: "Run",
+    kind: int(0),
+    use: "sim-to-real",
+  },
+  {
     path: "warmStart",
     label: "Warm start",
     hint: "Behaviour-clone the offline demonstrations before RL (an LLM policy's prior)",
@@ -395,6 +403,14 @@ export const FIELDS: readonly FieldDef[] = [
     section: "Experience model",
     kind: BOOL,
     use: "synthetic",
+  },
+  {
+    path: "experience.learnFromReal",
+    label: "Learn from real transitions",
+    hint: "S2R: the run's real transitions join the replay buffer and the experience model's memory",
+    section: "Experience model",
+    kind: BOOL,
+    use: "sim-to-real",
   },
   {
     path: "experience.pessimism.mode",

@@ -1,6 +1,9 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { household } from "@/core/envs/household";
+import { shop } from "@/core/envs/shop";
+import { OfflineMemory } from "@/core/experience/retrieval/offlineMemory";
 import { RetrievalExperienceModel } from "@/core/experience/retrieval/retrievalModel";
+import { unseenEntry } from "@/core/experience/testing";
 import type { ExperienceInput, ExperiencePrediction } from "@/core/experience/types";
 import { offlineMemoryBuffer } from "@/core/train/testing";
 import { ThreadedExperienceModel } from "./threadedModel";
@@ -48,5 +51,24 @@ describe("the threaded experience model", () => {
     await expect(threaded.predict(broken)).rejects.toThrow(/experience model thread: .*TypeError/s);
     const after = await threaded.predict(good!);
     expect(after.model).toBe("retrieval-exp-v1");
+  }, 60_000);
+
+  it("learns real transitions on every thread, in order with the predictions (S2R's learnFromReal)", async () => {
+    const buffer = await offlineMemoryBuffer(shop, 20);
+    // An array: every memory below learns the same offline logs (a generator would be spent by the first).
+    const transitions = [...buffer.transitions()];
+    const memory = () => OfflineMemory.fromTransitions(transitions);
+    const { opened, input, steps } = await unseenEntry(memory(), buffer);
+    const inline = new RetrievalExperienceModel({ reasoning: true }, memory());
+    threaded = new ThreadedExperienceModel({ reasoning: true }, 2, memory());
+    const before = await Promise.all([threaded.predict(input), threaded.predict(input)]);
+    threaded.learn(steps);
+    inline.learn(steps);
+    const after = await Promise.all([threaded.predict(input), threaded.predict(input)]);
+    expect(before.map((p) => p.next.text)).not.toContain(opened.next.text);
+    // Both threads answer as the inline model that learnt the same.
+    const expected = withoutLatency(await inline.predict(input));
+    expect(after.map(withoutLatency)).toEqual([expected, expected]);
+    expect(expected.next.text).toBe(opened.next.text);
   }, 60_000);
 });

@@ -10,6 +10,7 @@ import type {
   ExperiencePrediction,
   ExperienceSettings,
 } from "@/core/experience/types";
+import type { Transition } from "@/core/types";
 import { RequestThreads } from "../threads/requestThreads";
 
 /** Threads by default: the cores beside the one that runs rollouts, policy and retrieval. */
@@ -43,9 +44,21 @@ export class ThreadedExperienceModel implements ExperienceModel {
     return this.threads.request({ input });
   }
 
+  /** Every thread learns the same transitions, in order with the predictions, so they keep giving one answer. */
+  learn(transitions: readonly Transition[]): void {
+    const message: LearnMessage = { type: "learn", transitions };
+    this.threads.broadcast(message);
+  }
+
   close(): Promise<void> {
     return this.threads.close();
   }
+}
+
+/** To every prediction thread: real transitions its memory learns (ExperienceModel.learn). */
+export interface LearnMessage {
+  type: "learn";
+  transitions: readonly Transition[];
 }
 
 /** The embedded experience model, on `threads` threads beside the main one (inline when 0). */

@@ -48,9 +48,14 @@ export type BuiltRunDeps = Omit<RunDeps, "onIteration" | "signal"> & {
 /**
  * Everything a run needs from the outside world, built from its config and only what its method uses (the
  * methods table): the replay buffer and experience model for a synthetic phase, the task generator when the
- * curriculum writes variations. A real-env or cloning run therefore needs no offline data.
+ * curriculum writes variations. A real-env or cloning run therefore needs no offline data. `storing`: the run's
+ * iterations are written on a writer thread (the worker's train job).
  */
-export async function runDeps(db: Db, config: RunConfig): Promise<BuiltRunDeps> {
+export async function runDeps(
+  db: Db,
+  config: RunConfig,
+  options: { storing?: boolean } = {},
+): Promise<BuiltRunDeps> {
   const closers: (() => Promise<void>)[] = [];
   const domain = isRealDomain(config.domain)
     ? getRealDomain(config.domain)
@@ -82,7 +87,9 @@ export async function runDeps(db: Db, config: RunConfig): Promise<BuiltRunDeps> 
     if (config.backends.experience === "embedded") {
       // The embedded model's counterpart of being trained on the offline trajectories.
       const memory = OfflineMemory.fromTransitions(buffer.transitions());
-      const threads = appConfig().worker.threads ?? defaultThreads();
+      // A storing run's writer thread takes the second core: a prediction thread beside it slows the job
+      // (rollouts bench, 2 cores: 592 stored transitions/s without one, 479 with).
+      const threads = appConfig().worker.threads ?? (options.storing ? 0 : defaultThreads());
       const rolloutThreads = appConfig().worker.rolloutThreads;
       // Rollout threads play whole episodes where they can (the same episodes: rolloutThreads.ts); the main
       // thread then makes its own predictions.
@@ -112,13 +119,15 @@ export async function runDeps(db: Db, config: RunConfig): Promise<BuiltRunDeps> 
 /**
  * The domain rollout threads rebuild, when they can play a run's synthetic episodes exactly as the main thread
  * would (else undefined): a built-in domain (a thread rebuilds it by name), the embedded experience model and embedder (deterministic, no shared client),
- * and offline-only retrieval (the buffer a thread copies never changes during the run).
+ * and offline-only retrieval (the buffer a thread copies never changes during the run, as it would when the run's
+ * real transitions join it: experience.learnFromReal).
  */
 function rolloutThreadsServe(config: RunConfig, domain: TrainingDomain): RealDomainName | undefined {
   const exact =
     !isImportedDomain(domain) &&
     config.backends.experience === "embedded" &&
     appConfig().backends.embedding === "embedded" &&
-    config.experience.offlineOnly;
+    config.experience.offlineOnly &&
+    !config.experience.learnFromReal;
   return exact && isRealDomain(domain.name) ? domain.name : undefined;
 }

@@ -35,7 +35,7 @@ export async function trainJob(runId: string, ctx: JobContext) {
   let deps: BuiltRunDeps | undefined;
   let writer: IterationWriter | undefined;
   try {
-    const built = await runDeps(db, config);
+    const built = await runDeps(db, config, { storing: true });
     deps = built;
     // Iteration i is stored while iteration i+1 computes (iterationWriter.ts).
     const writing = iterationWriter(

@@ -3,7 +3,7 @@ import { shop } from "../../envs/shop";
 import { episodeTransitions } from "../../replay/episodeTransitions";
 import { rollout } from "../../rollout";
 import type { Transition } from "../../types";
-import { offlineMemoryBuffer } from "../testing";
+import { offlineMemoryBuffer, unseenEntry } from "../testing";
 import { OfflineMemory, parseListing, renderListing } from "./offlineMemory";
 import { RetrievalExperienceModel } from "./retrievalModel";
 
@@ -185,5 +185,24 @@ describe("offline memory", () => {
     });
     expect(p.next).toEqual(ours);
     expect(p.confidence?.parts.match).toBe(1);
+  });
+
+  it("learns a run's real rollouts as it learnt the offline logs, never its synthetic ones (S2R's learnFromReal)", async () => {
+    const memory = OfflineMemory.fromTransitions(await offlineTransitions(20));
+    const model = new RetrievalExperienceModel({ reasoning: true }, memory);
+    const { opened, input, steps } = await unseenEntry(memory, await offlineMemoryBuffer(shop, 20));
+    const before = await model.predict(input);
+    expect(before.next.text).not.toBe(opened.next.text);
+
+    // Its own inventions teach the model nothing.
+    model.learn(steps.map((t) => ({ ...t, source: "synthetic" as const })));
+    expect((await model.predict(input)).next.text).toBe(before.next.text);
+
+    const pages = memory.size.pages;
+    model.learn(steps);
+    expect(memory.size.pages).toBeGreaterThan(pages);
+    const after = await model.predict(input);
+    expect(after.next.text).toBe(opened.next.text);
+    expect(after.confidence?.parts.match).toBe(1);
   });
 });

@@ -1,5 +1,5 @@
 import MiniSearch from "minisearch";
-import type { Observation, Transition } from "../../types";
+import { type Observation, REAL_ENV_SOURCES, type Transition } from "../../types";
 import { contentWords, searchTokens } from "../../util/words";
 import { normaliseAction } from "../admissible";
 
@@ -107,6 +107,17 @@ export class OfflineMemory {
 
   static fromTransitions(transitions: Iterable<Transition>): OfflineMemory {
     const memory = new OfflineMemory();
+    memory.learn(transitions);
+    return memory;
+  }
+
+  /**
+   * Learns the listings and entry pages of real-environment transitions (offline logs, or a run's real rollouts:
+   * DreamGym-S2R's `experience.learnFromReal`), whole episodes in order. Synthetic and invalid steps teach nothing:
+   * the model must not learn its own inventions back. A page already known keeps what was seen first.
+   */
+  learn(transitions: Iterable<Transition>): void {
+    const realSources: readonly string[] = REAL_ENV_SOURCES;
     let previous: Transition | undefined;
     // The pages of the current episode before this step's state.
     let earlier = new Set<string>();
@@ -115,20 +126,19 @@ export class OfflineMemory {
       if (previous && previous.next.text === t.state.text) earlier.add(previous.state.text);
       else earlier = new Set();
       previous = t;
-      if (t.source !== "offline" || !t.valid) continue;
+      if (!realSources.includes(t.source) || !t.valid) continue;
       if (earlier.size > 0 && t.next.text !== t.state.text)
-        memory.countReturn(t.action, earlier.has(t.next.text));
+        this.countReturn(t.action, earlier.has(t.next.text));
       const listing = parseListing(t.next);
-      if (listing) for (const r of listing.records) memory.addRecord(r);
+      if (listing) for (const r of listing.records) this.addRecord(r);
       // Clicking an entry of a listing opens that entry, wherever the listing was.
       const arg = ARGUMENT.exec(t.action)?.[1]?.trim().toLowerCase();
       const from = arg === undefined ? undefined : parseListing(t.state);
       if (from?.records.some((r) => r.key.toLowerCase() === arg)) {
         const key = normaliseAction(t.action);
-        if (!memory.pages.has(key)) memory.pages.set(key, { next: t.next, instruction: t.instruction });
+        if (!this.pages.has(key)) this.pages.set(key, { next: t.next, instruction: t.instruction });
       }
     }
-    return memory;
   }
 
   static fromData(data: OfflineMemoryData): OfflineMemory {

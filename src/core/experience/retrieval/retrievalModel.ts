@@ -1,6 +1,6 @@
 import { LRUCache } from "lru-cache";
 import type { Demonstration } from "../../replay/buffer";
-import type { Observation } from "../../types";
+import type { Observation, Transition } from "../../types";
 import { actionTemplate, isAdmissible, normaliseAction } from "../admissible";
 import { combine } from "../confidence";
 import type {
@@ -78,6 +78,27 @@ interface Mapping {
  * so that a long run's memory stays flat; about 30 MB at the bound.
  */
 const MAPPINGS_MEMO = 20_000;
+
+/**
+ * A group's rollouts share their first steps, and a policy that has settled repeats whole episodes: a third of a
+ * DreamGym run's predictions have the very same input (task, history, state, action and demonstrations) as an
+ * earlier one. The model is a function of its input and its memory, so those are answered again from here. About
+ * 2 KB a prediction at the bound.
+ */
+const PREDICTIONS_MEMO = 20_000;
+
+/** Everything a prediction reads, as one string: demonstrations by id and score (an id names one transition). */
+function predictionKey(input: ExperienceInput): string {
+  return JSON.stringify([
+    input.task.id,
+    input.task.domain,
+    input.task.instruction,
+    input.history,
+    input.state,
+    input.action,
+    input.demonstrations.map((d) => `${d.id}\u0000${d.score}`),
+  ]);
+}
 
 function sameList(a: readonly string[] | undefined, b: readonly string[] | undefined): boolean {
   if (a === b) return true;
@@ -190,6 +211,8 @@ export class RetrievalExperienceModel implements ExperienceModel {
   readonly name = RETRIEVAL_EXPERIENCE_MODEL;
 
   private readonly mappings = new LRUCache<string, Mapping>({ max: MAPPINGS_MEMO });
+  /** Whole predictions by everything they are made from (PREDICTIONS_MEMO). */
+  private readonly predictions = new LRUCache<string, ExperiencePrediction>({ max: PREDICTIONS_MEMO });
   /**
    * A demonstration's goal evidence, by its id: the same demonstrations are retrieved step after step. What it
    * was computed from is kept, to check the id still names the same transition.
@@ -221,6 +244,12 @@ export class RetrievalExperienceModel implements ExperienceModel {
     private readonly settings: Pick<ExperienceSettings, "reasoning">,
     private readonly memory?: OfflineMemory,
   ) {}
+
+  /** Real pages seen during the run join the memory: an entry opened for real is then recalled, not invented. */
+  learn(transitions: readonly Transition[]): void {
+    this.memory?.learn(transitions);
+    this.predictions.clear();
+  }
 
   private mapping(demo: Demonstration, input: ExperienceInput): Mapping {
     const key = mappingKey(demo, input.state.text, input.action, input.task.instruction);
@@ -343,6 +372,17 @@ export class RetrievalExperienceModel implements ExperienceModel {
   }
 
   async predict(input: ExperienceInput): Promise<ExperiencePrediction> {
+    const started = performance.now();
+    const key = predictionKey(input);
+    let prediction = this.predictions.get(key);
+    if (!prediction) {
+      prediction = await this.answer(input);
+      this.predictions.set(key, prediction);
+    }
+    return { ...prediction, latencyMs: performance.now() - started };
+  }
+
+  private async answer(input: ExperienceInput): Promise<ExperiencePrediction> {
     const started = performance.now();
     const finish = (p: Omit<ExperiencePrediction, "model" | "latencyMs">): ExperiencePrediction => ({
       ...p,
