@@ -4,6 +4,7 @@ import { PEOPLE } from "./support/auth";
 
 /** Flags are signed by whoever is signed in: the journeys' researcher. */
 const ME = PEOPLE.researcher.email;
+const DEMO = "demo: shop DreamGym GRPO";
 
 /**
  * The demo DreamGym run is queued on a fresh start and stores its synthetic episodes iteration by iteration; wait
@@ -11,7 +12,8 @@ const ME = PEOPLE.researcher.email;
  */
 async function waitForSyntheticEpisodes(page: Page) {
   await page.goto("/runs");
-  await page.getByRole("link", { name: "demo: shop DreamGym GRPO" }).click();
+  await page.getByRole("link", { name: DEMO }).click();
+  await expect(page.getByRole("heading", { name: DEMO })).toBeVisible();
   await expect(page.getByTestId("run-status")).toHaveText("succeeded", { timeout: 240_000 });
   await page.goto("/trajectories?source=synthetic");
   await expect(page.getByTestId("trajectory-count")).toHaveText(/^[1-9]\d* trajectories$/);
@@ -53,7 +55,7 @@ test.describe("researcher debugs a hallucinated transition", () => {
     await expect(page.getByTestId("run-fidelity")).toHaveCount(0);
 
     // Narrow to the demo run; its fidelity figures appear above the list.
-    const runOption = page.getByLabel("Run").locator("option", { hasText: "demo: shop DreamGym GRPO" });
+    const runOption = page.getByLabel("Run").locator("option", { hasText: DEMO });
     await page.getByLabel("Run").selectOption((await runOption.getAttribute("value")) ?? "");
     await expect(page).toHaveURL(/run=.+&source=synthetic|source=synthetic&run=/);
     await expect(page.getByTestId("fidelity-next-state-differs")).toHaveText(/^\d+\.\d%$/);
@@ -146,10 +148,7 @@ test.describe("researcher debugs a hallucinated transition", () => {
     await expect(page.getByTestId("flagged-count")).toHaveText("1 flagged step");
     // Other journeys may have launched runs of their own; the demo run's figures are the ones that count it.
     await expect(
-      page
-        .getByTestId("run-fidelity")
-        .filter({ hasText: "demo: shop DreamGym GRPO" })
-        .getByTestId("fidelity-flagged-steps"),
+      page.getByTestId("run-fidelity").filter({ hasText: DEMO }).getByTestId("fidelity-flagged-steps"),
     ).toHaveText("1");
     const row = page.getByRole("row").filter({ hasText: "real search never returns" });
     await expect(row).toContainText(instruction);
