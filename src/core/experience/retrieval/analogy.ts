@@ -77,11 +77,38 @@ export interface Substitution {
 
 const isNumber = (w: Word) => /^\d+$/.test(w.word);
 
+interface Alignment {
+  substitutions: Substitution[];
+  common: number;
+}
+
+/**
+ * Alignments by the two texts' word lists (identities from `textWords`): a group's rollouts meet the same
+ * (demonstration page, current page) pair with other actions, and a third of the state alignments repeat. Entries
+ * go when their word lists leave `textWords`; a list that stays meets at most ALIGNMENTS_PER_TEXT partners.
+ */
+const alignments = new WeakMap<Words, Map<Words, Alignment>>();
+const ALIGNMENTS_PER_TEXT = 512;
+
+function alignOnce(a: Words, b: Words, weight: number): Alignment {
+  let partners = alignments.get(a);
+  if (!partners) {
+    partners = new Map();
+    alignments.set(a, partners);
+  }
+  const hit = partners.get(b);
+  if (hit) return hit;
+  if (partners.size >= ALIGNMENTS_PER_TEXT) partners.clear();
+  const result = align(a, b, weight);
+  partners.set(b, result);
+  return result;
+}
+
 /**
  * Substitutions from aligning two word sequences; lone numbers keep the word before them ("drawer 6"). Also the
  * number of words matched in order, so that one alignment serves both the rewrite and the overlap.
  */
-function align(a: Words, b: Words, weight: number): { substitutions: Substitution[]; common: number } {
+function align(a: Words, b: Words, weight: number): Alignment {
   const out: Substitution[] = [];
   let removed = 0;
   let previousEnd = 0;
@@ -119,7 +146,7 @@ export function analogy(
   const demoState = words(demo.state);
   const curState = words(current.state);
   const action = align(demoAction, curAction, 3);
-  const state = align(demoState, curState, 1);
+  const state = alignOnce(demoState, curState, 1);
   // State and action align separately (an action word never pairs with a state word); the +1 stands for the
   // boundary between them, which always aligns.
   const common = state.common + action.common + 1;

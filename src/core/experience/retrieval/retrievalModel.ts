@@ -78,6 +78,7 @@ interface Mapping {
  * so that a long run's memory stays flat; about 30 MB at the bound.
  */
 const MAPPINGS_MEMO = 20_000;
+const MAPPINGS_PER_DEMONSTRATION = 512;
 
 /**
  * A group's rollouts share their first steps, and a policy that has settled repeats whole episodes: a third of a
@@ -104,21 +105,6 @@ function sameList(a: readonly string[] | undefined, b: readonly string[] | undef
   if (a === b) return true;
   if (!a || !b || a.length !== b.length) return false;
   return a.every((x, i) => x === b[i]);
-}
-
-function mappingKey(demo: Demonstration, state: string, action: string, instruction: string): string {
-  // Texts are joined by a character that no page or action contains.
-  return [
-    demo.instruction,
-    instruction,
-    demo.state.text,
-    demo.action,
-    demo.next.text,
-    ...(demo.next.actions ?? []),
-    "\u0001",
-    state,
-    action,
-  ].join("\u0000");
 }
 
 /** Stands in for the demonstration's instruction while its page is rewritten (no page contains it). */
@@ -210,7 +196,12 @@ function quote(text: string, max = 140): string {
 export class RetrievalExperienceModel implements ExperienceModel {
   readonly name = RETRIEVAL_EXPERIENCE_MODEL;
 
-  private readonly mappings = new LRUCache<string, Mapping>({ max: MAPPINGS_MEMO });
+  /**
+   * Mappings by the demonstration (the buffer hands out the same object for the same neighbour while its answer
+   * is remembered), then by the step's state, action and instruction: keyed by texts the step already holds, not
+   * by a new string of every text. A demonstration meets at most MAPPINGS_PER_DEMONSTRATION steps here.
+   */
+  private readonly mappings = new WeakMap<Demonstration, Map<string, Map<string, Mapping>>>();
   /** Whole predictions by everything they are made from (PREDICTIONS_MEMO). */
   private readonly predictions = new LRUCache<string, ExperiencePrediction>({ max: PREDICTIONS_MEMO });
   /**
@@ -252,8 +243,20 @@ export class RetrievalExperienceModel implements ExperienceModel {
   }
 
   private mapping(demo: Demonstration, input: ExperienceInput): Mapping {
-    const key = mappingKey(demo, input.state.text, input.action, input.task.instruction);
-    const hit = this.mappings.get(key);
+    let byState = this.mappings.get(demo);
+    if (!byState) {
+      byState = new Map();
+      this.mappings.set(demo, byState);
+    }
+    let byStep = byState.get(input.state.text);
+    if (!byStep) {
+      if (byState.size >= MAPPINGS_PER_DEMONSTRATION) byState.clear();
+      byStep = new Map();
+      byState.set(input.state.text, byStep);
+    }
+    // Joined by a character that no action or instruction contains.
+    const key = `${input.action}\u0000${input.task.instruction}`;
+    const hit = byStep.get(key);
     if (hit) return hit;
     // The instructions differ from task to task but say nothing about how the world maps onto this one.
     const a = analogy(
@@ -273,7 +276,7 @@ export class RetrievalExperienceModel implements ExperienceModel {
         return next;
       },
     };
-    this.mappings.set(key, mapping);
+    byStep.set(key, mapping);
     return mapping;
   }
 
