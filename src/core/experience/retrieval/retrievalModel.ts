@@ -72,12 +72,14 @@ interface Mapping {
   readonly next: Observation;
 }
 
+/** Demonstrations whose goal evidence is remembered at most (the same neighbours come back step after step). */
+const EVIDENCE_MEMO = 20_000;
+
 /**
  * Aligning a demonstration with the current step is most of a prediction's time, and the same pairs come back
- * all the time: a group's rollouts start from the same page and the buffer returns the same neighbours. Bounded
- * so that a long run's memory stays flat; about 30 MB at the bound.
+ * all the time: a group's rollouts start from the same page and the buffer returns the same neighbours. The
+ * mappings live as long as the demonstration object does; this bounds the steps remembered for each.
  */
-const MAPPINGS_MEMO = 20_000;
 const MAPPINGS_PER_DEMONSTRATION = 512;
 
 /**
@@ -209,7 +211,7 @@ export class RetrievalExperienceModel implements ExperienceModel {
    * was computed from is kept, to check the id still names the same transition.
    */
   private readonly evidence = new LRUCache<string, { of: Demonstration; evidence: GoalEvidence }>({
-    max: MAPPINGS_MEMO,
+    max: EVIDENCE_MEMO,
   });
 
   private demoEvidence(demo: Demonstration): GoalEvidence {
