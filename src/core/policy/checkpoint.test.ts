@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { shop } from "../envs/shop";
 import { Rng } from "../util/random";
-import { base64ToFloat32, float32ToBase64 } from "./base64";
+import { base64ToFloat32, float32ToBase64, uint32ToBase64 } from "./base64";
 import { CheckpointMismatchError, loadCheckpoint, saveCheckpoint } from "./checkpoint";
 import { FEATURE_SPACE_VERSION } from "./features";
 import { LinearPolicy } from "./linearPolicy";
@@ -38,6 +38,43 @@ describe("checkpoints", () => {
     const f = policy.featurize(task, [], obs);
     expect(Array.from(loaded.policy.logprobs(f.rows))).toEqual(Array.from(policy.logprobs(f.rows)));
     expect(loaded.value?.predict(f.state)).toBe(value.predict(f.state));
+  });
+
+  it("writes only the weights a run touched while they are fewer than half, and loads them back exactly", () => {
+    const { policy, value } = trained();
+    policy.weights.fill(0);
+    policy.weights[5] = 0.25;
+    policy.weights[17] = -0;
+    policy.weights[DIMENSION - 1] = -1.5e-7;
+    const ck = saveCheckpoint(policy, value);
+    expect(ck.weightIndex).toBeDefined();
+    expect(base64ToFloat32(ck.weights)).toHaveLength(3);
+    // The critic's weights are all non-zero: dense, as before, and older dense checkpoints load as they did.
+    expect(ck.valueIndex).toBeUndefined();
+    const loaded = loadCheckpoint(JSON.parse(JSON.stringify(ck)), shop.candidateActions);
+    expect(Array.from(loaded.policy.weights)).toEqual(Array.from(policy.weights));
+    expect(Object.is(loaded.policy.weights[17], -0)).toBe(true);
+    expect(Array.from(loaded.value!.weights)).toEqual(Array.from(value.weights));
+
+    const [a, b] = [
+      uint32ToBase64(Uint32Array.from([5, 5, 9])),
+      uint32ToBase64(Uint32Array.from([5, DIMENSION])),
+    ];
+    expect(() =>
+      loadCheckpoint(
+        { ...ck, weights: float32ToBase64(new Float32Array(3)), weightIndex: a },
+        shop.candidateActions,
+      ),
+    ).toThrow(/policy index 1 is 5: indices must ascend/);
+    expect(() =>
+      loadCheckpoint(
+        { ...ck, weights: float32ToBase64(new Float32Array(2)), weightIndex: b },
+        shop.candidateActions,
+      ),
+    ).toThrow(/below the dimension 4096/);
+    expect(() => loadCheckpoint({ ...ck, weightIndex: b }, shop.candidateActions)).toThrow(
+      /3 weights for 2 indices/,
+    );
   });
 
   it("refuses a checkpoint from another feature space, with a clear message", () => {

@@ -116,4 +116,35 @@ describe("Adam over the weights that ever had a gradient", () => {
       expect(Array.from(p)).toEqual(Array.from(expected[k]!));
     });
   });
+
+  it("gives the same weights when callers say what they touched, even weights they left at 0", () => {
+    const n = 2048;
+    let seed = 11;
+    const random = () => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
+    const scanned = new Adam([new Float32Array(n)], { learningRate: 0.05, maxGradNorm: 1 });
+    const told = new Adam([new Float32Array(n)], { learningRate: 0.05, maxGradNorm: 1 });
+    for (let t = 0; t < 30; t++) {
+      // Feature codes as packed rows hold them: ~i for a negative feature.
+      const codes = Int32Array.from({ length: 10 }, () => {
+        const i = Math.floor(random() * n);
+        return random() < 0.5 ? i : ~i;
+      });
+      const values = Array.from(codes, () => (random() < 0.3 ? 0 : random() * 2 - 1));
+      for (const adam of [scanned, told]) {
+        adam.zeroGrad();
+        codes.forEach((code, j) => {
+          const g = adam.grads[0]!;
+          if (code >= 0) g[code] = g[code]! + values[j]!;
+          else g[~code] = g[~code]! - values[j]!;
+        });
+      }
+      told.touch(0, codes);
+      expect(told.step()).toBe(scanned.step());
+      if (t === 15) expect(told.snapshot()).toEqual(scanned.snapshot());
+    }
+    expect(Array.from(told.params[0]!)).toEqual(Array.from(scanned.params[0]!));
+  });
 });

@@ -4,7 +4,8 @@
  * every step, exactly as torch.optim.Adam, so results do not depend on which features a minibatch touched. A
  * weight whose gradient has always been 0 has zero moments and never moves, so the step visits only the weights
  * that ever had a gradient (a few thousand of a hashed feature space's 2^18) and gives the same numbers, bit for
- * bit, as the dense loop in a fraction of its time.
+ * bit, as the dense loop in a fraction of its time. A caller that says which weights its gradient touches
+ * (`touch`) spares step() the scan of the whole vector for newly non-zero gradients too.
  */
 import { z } from "zod";
 import { base64ToFloat64, base64ToUint32, float64ToBase64, uint32ToBase64 } from "../policy/base64";
@@ -54,6 +55,11 @@ export class Adam {
   private readonly maxGradNorm: number;
   /** Per parameter vector: the indices that ever had a non-zero gradient, ascending, and a flag per weight. */
   private readonly active: { indices: Uint32Array; count: number; flags: Uint8Array }[];
+  /**
+   * Per parameter vector, since the last zeroGrad: the weights `touch` flagged for the first time, or undefined
+   * when nothing was touched (step() then scans every weight for new non-zero gradients).
+   */
+  private readonly touched: (number[] | undefined)[];
   private t = 0;
 
   constructor(params: Float32Array[], config: AdamConfig) {
@@ -71,6 +77,30 @@ export class Adam {
       count: 0,
       flags: new Uint8Array(p.length),
     }));
+    this.touched = params.map(() => undefined);
+  }
+
+  /**
+   * Says which weights of vector k the gradient being filled may make non-zero (every code of a packed feature
+   * list, ~i standing for i). A caller that touches must touch every weight it writes before step(): step() then
+   * looks only at those instead of scanning the whole vector. Activating a weight whose gradient stays 0 changes
+   * nothing (its moments stay 0 and it does not move), so touching more than is written is harmless.
+   */
+  touch(k: number, codes: Int32Array, from = 0, to = codes.length): void {
+    const { flags } = this.active[k]!;
+    let fresh = this.touched[k];
+    if (!fresh) {
+      fresh = [];
+      this.touched[k] = fresh;
+    }
+    for (let j = from; j < to; j++) {
+      const code = codes[j]!;
+      const i = code >= 0 ? code : ~code;
+      if (flags[i] === 0) {
+        flags[i] = 1;
+        fresh.push(i);
+      }
+    }
   }
 
   /** Adds the weights whose gradient is non-zero for the first time, keeping the indices ascending. */
@@ -78,8 +108,14 @@ export class Adam {
     const set = this.active[k]!;
     const fresh: number[] = [];
     for (let i = 0; i < from.length; i++) if (from[i] !== 0 && set.flags[i] === 0) fresh.push(i);
-    if (fresh.length === 0) return;
     for (const i of fresh) set.flags[i] = 1;
+    this.merge(k, fresh);
+  }
+
+  /** Adds newly flagged indices to vector k's ascending list. */
+  private merge(k: number, fresh: number[]): void {
+    if (fresh.length === 0) return;
+    const set = this.active[k]!;
     const merged = new Uint32Array(Math.max(set.indices.length, (set.count + fresh.length) * 2));
     merged.set(set.indices.subarray(0, set.count));
     merged.set(fresh, set.count);
@@ -90,6 +126,7 @@ export class Adam {
 
   zeroGrad(): void {
     for (const g of this.grads) g.fill(0);
+    this.touched.fill(undefined);
   }
 
   snapshot(): AdamState {
@@ -97,12 +134,18 @@ export class Adam {
       t: this.t,
       moments: this.m.map((m, k) => {
         const v = this.v[k] as Float64Array;
+        // Only active weights can have moments; their indices are ascending.
+        const { indices, count: active } = this.active[k]!;
         let count = 0;
-        for (let i = 0; i < m.length; i++) if (m[i] !== 0 || v[i] !== 0) count++;
+        for (let j = 0; j < active; j++) {
+          const i = indices[j]!;
+          if (m[i] !== 0 || v[i] !== 0) count++;
+        }
         const index = new Uint32Array(count);
         const ms = new Float64Array(count);
         const vs = new Float64Array(count);
-        for (let i = 0, j = 0; i < m.length; i++) {
+        for (let a = 0, j = 0; a < active; a++) {
+          const i = indices[a]!;
           if (m[i] === 0 && v[i] === 0) continue;
           index[j] = i;
           ms[j] = m[i] as number;
@@ -146,6 +189,7 @@ export class Adam {
       const set = this.active[k]!;
       set.flags.fill(0);
       set.count = 0;
+      this.touched[k] = undefined;
       const nonZero = new Float64Array(mk.length);
       index.forEach((i) => {
         nonZero[i] = 1;
@@ -158,7 +202,10 @@ export class Adam {
   /** Clips, then takes one Adam step. Returns the gradient norm before clipping. */
   step(): number {
     this.grads.forEach((g, k) => {
-      this.activate(k, g);
+      const fresh = this.touched[k];
+      if (fresh) this.merge(k, fresh);
+      else this.activate(k, g);
+      this.touched[k] = undefined;
     });
     // Summed over the active weights in index order: the same additions as over every weight (the rest add 0).
     let squares = 0;

@@ -151,6 +151,7 @@ export class Grpo {
             policy.temperature,
           );
           addFeatureGradient(grad, d.rows, coefs);
+          this.optimizer.touch(0, d.rows.codes);
           totals.clipped += pg.clipped ? 1 : 0;
           totals.approxKl += approxKlTerm(logprob, d.logprob);
           totals.entropy += entropy;

@@ -171,6 +171,7 @@ export class Ppo {
             policy.temperature,
           );
           addFeatureGradient(policyGrad, d.rows, coefs);
+          this.optimizer.touch(0, d.rows.codes);
 
           // Value loss and its derivative with respect to the new value V.
           const v = value.predict(d.state);
@@ -188,6 +189,7 @@ export class Ppo {
           }
           vLoss += loss / n;
           addScaled(valueGrad, d.state, (config.valueCoef * dV) / n);
+          this.optimizer.touch(1, d.state);
 
           totals.clipped += pg.clipped ? 1 : 0;
           totals.approxKl += approxKlTerm(logprob, d.logprob);
