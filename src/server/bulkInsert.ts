@@ -1,5 +1,6 @@
 import type { Db } from "./db";
-import { boolParam, executeUnsafe } from "./sql/dialect";
+import { boolParam, dialectOf, executeUnsafe } from "./sql/dialect";
+import { directTransaction } from "./sqliteClient";
 
 type Executor = Pick<Db, "$executeRawUnsafe">;
 export type SqlValue = string | number | boolean | null | Date | unknown[] | Record<string, unknown>;
@@ -27,7 +28,8 @@ function toParam(db: Executor, value: SqlValue): string | number | boolean | nul
 /**
  * Multi-row INSERTs for hot write paths (steps of rollouts): Prisma's createMany costs ~0.35 ms a row through the
  * libsql adapter, a bound multi-row INSERT ~0.06 ms. Run it inside a transaction to keep all-or-nothing. The same
- * statement on both databases (its `?` placeholders numbered for PostgreSQL).
+ * statement on both databases (its `?` placeholders numbered for PostgreSQL). Inside a transaction started with
+ * `withDirectWrites` on SQLite, the statements go to its libsql transaction directly (see there).
  */
 export async function bulkInsert(
   db: Executor,
@@ -49,10 +51,9 @@ export async function bulkInsert(
         );
       for (const value of row) params.push(toParam(db, value));
     }
-    await executeUnsafe(
-      db,
-      `INSERT INTO "${table}" (${columnList}) VALUES ${chunk.map(() => placeholders).join(", ")}`,
-      ...params,
-    );
+    const sql = `INSERT INTO "${table}" (${columnList}) VALUES ${chunk.map(() => placeholders).join(", ")}`;
+    const direct = dialectOf(db) === "sqlite" ? directTransaction() : undefined;
+    if (direct) await direct.execute({ sql, args: params });
+    else await executeUnsafe(db, sql, ...params);
   }
 }

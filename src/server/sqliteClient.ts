@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import { type Client, type Config, createClient, LibsqlError, type Transaction } from "@libsql/client";
 
 /** SQLite's primary result code for "database is locked" (extended codes such as BUSY_SNAPSHOT share its low byte). */
@@ -59,7 +60,10 @@ export function createSqliteClient(config: Config, pragmas: readonly string[]): 
       throw error;
     }
     await configure();
-    return rolledBackUnlessCommitted(tx);
+    const wrapped = rolledBackUnlessCommitted(tx);
+    const slot = directSlots.getStore();
+    if (slot?.open && !slot.tx) slot.tx = wrapped;
+    return wrapped;
   };
   void configure();
   return client;
@@ -80,4 +84,35 @@ function rolledBackUnlessCommitted(tx: Transaction): Transaction {
     }
   };
   return tx;
+}
+
+/** The libsql transaction beneath the Prisma transaction that `withDirectWrites` started in this async context. */
+interface DirectSlot {
+  tx: Transaction | undefined;
+  open: boolean;
+}
+const directSlots = new AsyncLocalStorage<DirectSlot>();
+
+/**
+ * Runs `transaction`, one Prisma `$transaction` call, so that bulk writes inside it can go straight to the libsql
+ * transaction Prisma runs it on (`directTransaction`). Prisma's query compiler copies every bound parameter
+ * through JSON and WebAssembly, which for a multi-row INSERT of rollouts (megabytes of page text) or a run's
+ * checkpoint costs about five times SQLite's own work. The statements still run on the transaction's connection,
+ * after its fence and before its commit, so all-or-nothing holds. On PostgreSQL nothing changes.
+ */
+export async function withDirectWrites<T>(transaction: () => Promise<T>): Promise<T> {
+  const slot: DirectSlot = { tx: undefined, open: true };
+  try {
+    return await directSlots.run(slot, transaction);
+  } finally {
+    // Work that outlives the transaction but was started inside it must not find its connection.
+    slot.open = false;
+    slot.tx = undefined;
+  }
+}
+
+/** The libsql transaction of the `withDirectWrites` transaction this code runs in, if any (SQLite only). */
+export function directTransaction(): Transaction | undefined {
+  const slot = directSlots.getStore();
+  return slot?.open ? slot.tx : undefined;
 }

@@ -56,6 +56,14 @@ describe("checkpoints", () => {
     expect(Object.is(loaded.policy.weights[17], -0)).toBe(true);
     expect(Array.from(loaded.value!.weights)).toEqual(Array.from(value.weights));
 
+    // An untrained policy: nothing non-zero, and it loads as all zeros.
+    policy.weights.fill(0);
+    const empty = JSON.parse(JSON.stringify(saveCheckpoint(policy)));
+    expect(empty.weightIndex).toBe("");
+    expect(Array.from(loadCheckpoint(empty, shop.candidateActions).policy.weights)).toEqual(
+      Array.from(new Float32Array(DIMENSION)),
+    );
+
     const [a, b] = [
       uint32ToBase64(Uint32Array.from([5, 5, 9])),
       uint32ToBase64(Uint32Array.from([5, DIMENSION])),

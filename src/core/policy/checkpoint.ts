@@ -49,8 +49,11 @@ export function saveCheckpoint(policy: LinearPolicy, value?: LinearValue): Polic
     seed: policy.seed,
     fallbackAction: policy.fallbackAction,
     weights: weights.values,
-    ...(weights.index ? { weightIndex: weights.index } : {}),
-    ...(critic ? { value: critic.values, ...(critic.index ? { valueIndex: critic.index } : {}) } : {}),
+    // An untrained policy's index is empty, which is still sparse: test for presence, not truthiness.
+    ...(weights.index !== undefined ? { weightIndex: weights.index } : {}),
+    ...(critic
+      ? { value: critic.values, ...(critic.index !== undefined ? { valueIndex: critic.index } : {}) }
+      : {}),
   };
 }
 
