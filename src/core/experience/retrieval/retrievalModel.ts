@@ -1,6 +1,6 @@
 import { LRUCache } from "lru-cache";
 import type { Demonstration } from "../../replay/buffer";
-import type { Observation, Transition } from "../../types";
+import type { Observation, Step, Transition } from "../../types";
 import { actionTemplate, isAdmissible, normaliseAction } from "../admissible";
 import { combine } from "../confidence";
 import type {
@@ -90,17 +90,35 @@ const MAPPINGS_PER_DEMONSTRATION = 512;
  */
 const PREDICTIONS_MEMO = 20_000;
 
-/** Everything a prediction reads, as one string: demonstrations by id and score (an id names one transition). */
+/**
+ * Each history step as JSON, made once per step object: a step is never changed once taken, and an episode's
+ * steps come back in the history of every later step (writing them all again made the key quadratic in length).
+ */
+const stepJson = new WeakMap<Step, string>();
+
+/**
+ * Everything a prediction reads, as one string: demonstrations by id and score (an id names one transition), then
+ * the history's steps. The JSON array ends where its brackets close and JSON never holds a raw NUL, so the string
+ * still names one input.
+ */
 function predictionKey(input: ExperienceInput): string {
-  return JSON.stringify([
+  let key = JSON.stringify([
     input.task.id,
     input.task.domain,
     input.task.instruction,
-    input.history,
     input.state,
     input.action,
     input.demonstrations.map((d) => `${d.id}\u0000${d.score}`),
   ]);
+  for (const step of input.history) {
+    let json = stepJson.get(step);
+    if (json === undefined) {
+      json = JSON.stringify(step);
+      stepJson.set(step, json);
+    }
+    key += `\u0000${json}`;
+  }
+  return key;
 }
 
 function sameList(a: readonly string[] | undefined, b: readonly string[] | undefined): boolean {
