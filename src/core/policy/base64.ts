@@ -30,7 +30,7 @@ function encodeBytes(bytes: Uint8Array): string {
   return ascii.decode(out);
 }
 
-function decodeBytes(text: string): Uint8Array {
+export function decodeBytes(text: string): Uint8Array<ArrayBuffer> {
   if (text.length % 4 !== 0) throw new Error(`base64: length ${text.length} is not a multiple of 4`);
   const padding = text.endsWith("==") ? 2 : text.endsWith("=") ? 1 : 0;
   const out = new Uint8Array((text.length / 4) * 3 - padding);

@@ -2,8 +2,9 @@ import type { Transition } from "../types";
 import type { Demonstration, ReplayBuffer, SimilarFilter, SimilarQuery } from "./buffer";
 import { byScoreThenContent } from "./cosine";
 import type { Embedder } from "./embedder";
-import { dotAt, IvfIndex } from "./ivf";
+import { IvfIndex } from "./ivf";
 import { transitionText } from "./transitionText";
+import { VectorStore } from "./vectorStore";
 
 /**
  * The transitions of one domain and source, grouped by the text they are retrieved by, with one unit vector per
@@ -16,12 +17,12 @@ class Partition {
   readonly rowOfText = new Map<string, number>();
   /** Every (row, transition) added, in order: a remembered answer catches up by scanning only what came after. */
   readonly log: { row: number; transition: Transition }[] = [];
-  vectors: Float32Array;
+  readonly store: VectorStore;
   /** Past `exactUpTo` distinct texts, the index a query scans instead of every row. */
   ivf: IvfIndex | undefined;
 
   constructor(readonly dimension: number) {
-    this.vectors = new Float32Array(dimension * 256);
+    this.store = new VectorStore(dimension, 256);
   }
 
   get rows(): number {
@@ -30,22 +31,17 @@ class Partition {
 
   addText(text: string, unit: Float32Array): number {
     const row = this.members.length;
-    if ((row + 1) * this.dimension > this.vectors.length) {
-      const grown = new Float32Array(this.vectors.length * 2);
-      grown.set(this.vectors);
-      this.vectors = grown;
-    }
-    this.vectors.set(unit, row * this.dimension);
+    this.store.set(row, unit);
     this.members.push([]);
     this.rowOfText.set(text, row);
-    this.ivf?.add(this.vectors, row);
+    this.ivf?.add(this.store.vectors, row);
     return row;
   }
 
   /** Builds the index once the partition is past `exactUpTo` rows, and trains it again each time they double. */
   reindex(exactUpTo: number): void {
     if (this.rows < exactUpTo || (this.ivf && this.rows < 2 * this.ivf.trainedOn)) return;
-    this.ivf = new IvfIndex(this.vectors, this.rows, this.dimension);
+    this.ivf = new IvfIndex(this.store.vectors, this.rows, this.dimension);
   }
 
   /** Offers every row a query scores (all of them, or those of the index's nearest cells) to `visit`. */
@@ -205,9 +201,10 @@ export class MemoryReplayBuffer implements ReplayBuffer {
     const offer = offerTo([], k, filter);
     const seen = new Map<Partition, number>();
     for (const partition of this.scanned(domain, filter)) {
-      const { vectors, members, dimension } = partition;
+      const { members, store } = partition;
+      store.setQuery(query);
       partition.scan(query, (row) => {
-        const score = dotAt(query, 0, vectors, row * dimension, dimension);
+        const score = store.score(row);
         if (!offer.admits(score)) return;
         for (const transition of members[row]!) offer.add(transition, score);
       });
@@ -219,10 +216,11 @@ export class MemoryReplayBuffer implements ReplayBuffer {
   private catchUp(answer: Answer, domain: string, k: number, filter: SimilarFilter): void {
     const offer = offerTo(answer.best, k, filter);
     for (const partition of this.scanned(domain, filter)) {
-      const { vectors, dimension, log } = partition;
+      const { store, log } = partition;
+      store.setQuery(answer.query);
       for (let i = answer.seen.get(partition) ?? 0; i < log.length; i++) {
         const { row, transition } = log[i]!;
-        const score = dotAt(answer.query, 0, vectors, row * dimension, dimension);
+        const score = store.score(row);
         if (offer.admits(score)) offer.add(transition, score);
       }
       answer.seen.set(partition, log.length);
