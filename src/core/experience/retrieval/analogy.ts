@@ -163,6 +163,9 @@ export function analogy(
   return { substitutions: [...bySource.values()].sort((x, y) => y.from.length - x.from.length), overlap };
 }
 
+/** A demonstration's page is rewritten for many steps: its tokens are made once while it is in use (never changed). */
+const pageTokens = new LRUCache<string, Token[]>({ max: 2_048 });
+
 /** Rewrites a text with substitutions (longest source first, on word boundaries, case-insensitive). */
 export function applySubstitutions(
   text: string,
@@ -174,7 +177,11 @@ export function applySubstitutions(
   const lower = text.toLowerCase();
   if (!substitutions.some((s) => s.from.length > 0 && lower.includes(s.from[0]!)))
     return { text, replaced: 0 };
-  const tokens = tokenize(text);
+  let tokens = pageTokens.get(text);
+  if (!tokens) {
+    tokens = tokenize(text);
+    pageTokens.set(text, tokens);
+  }
   const out: string[] = [];
   let replaced = 0;
   let i = 0;
