@@ -1,5 +1,5 @@
 import OpenAI from "openai";
-import type { Embedder } from "@/core/replay/embedder";
+import { type Embedder, RememberingEmbedder } from "@/core/replay/embedder";
 import { HashNgramEmbedder } from "@/core/replay/hashEmbedder";
 import type { Config } from "@/env";
 import { OpenAIEmbedder } from "./openaiEmbedder";
@@ -25,7 +25,7 @@ export interface CreateEmbedderOptions {
  * an OpenAI-compatible endpoint. For a model of unknown dimension, one probe request learns it.
  */
 export async function createEmbedder(config: Config, options: CreateEmbedderOptions = {}): Promise<Embedder> {
-  if (config.backends.embedding === "embedded") return new HashNgramEmbedder();
+  if (config.backends.embedding === "embedded") return new RememberingEmbedder(new HashNgramEmbedder());
   const { openai } = config;
   const model = openai.models.embedding;
   const base = {
