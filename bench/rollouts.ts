@@ -79,7 +79,9 @@ async function endpointBench(latencyMs: number, limits: number[]) {
         tasksPerBatch: Math.ceil(episodes / groupSize),
         groupSize,
         seedTasks: Math.max(100, Math.ceil(episodes / groupSize)),
-        evaluation: { interval: 1_000, episodes: 1 },
+        // The sim-to-real measurement at the end would play its one task step by step against the endpoint (3 s at
+        // 200 ms a step): that is evaluation, not the rollouts this measures.
+        evaluation: { interval: 1_000, episodes: 1, simulated: 0 },
         curriculum: { taskGeneration: false },
         experience: { k: 0 },
         rollouts: { concurrency: limit },
