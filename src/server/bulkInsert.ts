@@ -1,8 +1,9 @@
 import type { Db } from "./db";
 import { boolParam, dialectOf, executeUnsafe } from "./sql/dialect";
-import { directTransaction } from "./sqliteClient";
+import { directTransaction, withDirectWrites } from "./sqliteClient";
 
 type Executor = Pick<Db, "$executeRawUnsafe">;
+type Tx = Parameters<Parameters<Db["$transaction"]>[0]>[0];
 export type SqlValue = string | number | boolean | null | Date | unknown[] | Record<string, unknown>;
 
 /** SQLite allows 32,766 bound parameters per statement (PostgreSQL 65,535); stay well below. */
@@ -56,4 +57,12 @@ export async function bulkInsert(
     if (direct) await direct.execute({ sql, args: params });
     else await executeUnsafe(db, sql, ...params);
   }
+}
+
+/**
+ * A transaction that writes rows in bulk (rollouts, checkpoints): long enough for tens of thousands of steps, and
+ * on SQLite its bulkInserts go to the libsql transaction directly (withDirectWrites).
+ */
+export function bulkTransaction<T>(db: Db, write: (tx: Tx) => Promise<T>): Promise<T> {
+  return withDirectWrites(() => db.$transaction(write, { timeout: 300_000, maxWait: 30_000 }));
 }

@@ -83,7 +83,7 @@ export class VectorStore {
   }
 
   /** Room for `rows` rows; their values are kept. */
-  ensure(rows: number): void {
+  private ensure(rows: number): void {
     if (rows * this.dimension <= this.vectors.length) return;
     const capacity = Math.max(rows, 2 * (this.vectors.length / this.dimension));
     if (this.memory) {

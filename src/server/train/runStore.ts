@@ -6,11 +6,10 @@ import type { RunConfig } from "@/core/train/config";
 import { LearnerState } from "@/core/train/learner";
 import { runProgress, trainedWith } from "@/core/train/methods";
 import type { IterationReport, RunState } from "@/core/train/run";
-import { bulkInsert } from "../bulkInsert";
+import { bulkInsert, bulkTransaction } from "../bulkInsert";
 import type { Db } from "../db";
 import type { Fence } from "../queue/fence";
 import { enqueue } from "../queue/queue";
-import { withDirectWrites } from "../sqliteClient";
 import { type EpisodeRows, ensureTasks, episodeRows, insertEpisodeRows } from "../trajectories/saveEpisodes";
 
 /** A run row and the job that runs it; the web calls this, the worker does the work. */
@@ -159,48 +158,43 @@ export async function commitIteration(
       syntheticTransitions: report.syntheticTransitions,
     }),
   );
-  await withDirectWrites(() =>
-    db.$transaction(
-      async (tx) => {
-        await fence?.(tx);
-        await insertEpisodeRows(tx, rows);
-        await tx.runMetric.upsert({
-          where: { runId_iteration: { runId, iteration: report.iteration } },
-          create: metricRow(runId, report),
-          update: metricRow(runId, report),
-        });
-        await tx.taskStat.createMany({
-          data: report.taskStats.map((s) => ({
-            runId,
-            iteration: report.iteration,
-            taskId: s.taskId,
-            count: s.count,
-            meanReward: s.meanReward,
-            variance: s.variance,
-            successRate: s.successRate,
-          })),
-        });
-        // Raw: a checkpoint is megabytes of JSON (policy and optimizer), which Prisma's query compiler would parse.
-        await tx.$executeRaw`DELETE FROM "Checkpoint" WHERE "runId" = ${runId}`;
-        await bulkInsert(
-          tx,
-          "Checkpoint",
-          ["id", "runId", "iteration", "state", "createdAt"],
-          [[randomUUID(), runId, report.iteration, JSON.stringify(report.state), new Date()]],
-        );
-        await tx.run.update({
-          where: { id: runId },
-          data: {
-            iteration: report.iteration,
-            progress,
-            realTransitions: report.realTransitions,
-            syntheticTransitions: report.syntheticTransitions,
-          },
-        });
+  await bulkTransaction(db, async (tx) => {
+    await fence?.(tx);
+    await insertEpisodeRows(tx, rows);
+    await tx.runMetric.upsert({
+      where: { runId_iteration: { runId, iteration: report.iteration } },
+      create: metricRow(runId, report),
+      update: metricRow(runId, report),
+    });
+    await tx.taskStat.createMany({
+      data: report.taskStats.map((s) => ({
+        runId,
+        iteration: report.iteration,
+        taskId: s.taskId,
+        count: s.count,
+        meanReward: s.meanReward,
+        variance: s.variance,
+        successRate: s.successRate,
+      })),
+    });
+    // Bulk: a checkpoint is megabytes of JSON (policy and optimizer), which Prisma's query compiler would copy.
+    await tx.$executeRaw`DELETE FROM "Checkpoint" WHERE "runId" = ${runId}`;
+    await bulkInsert(
+      tx,
+      "Checkpoint",
+      ["id", "runId", "iteration", "state", "createdAt"],
+      [[randomUUID(), runId, report.iteration, JSON.stringify(report.state), new Date()]],
+    );
+    await tx.run.update({
+      where: { id: runId },
+      data: {
+        iteration: report.iteration,
+        progress,
+        realTransitions: report.realTransitions,
+        syntheticTransitions: report.syntheticTransitions,
       },
-      { timeout: 300_000, maxWait: 30_000 },
-    ),
-  );
+    });
+  });
   return progress;
 }
 

@@ -2,10 +2,9 @@ import { randomUUID } from "node:crypto";
 import type { Episode } from "@/core/rollout";
 import type { StepResult, Task, TrajectorySource } from "@/core/types";
 import type { TrajectoryPurpose } from "@/shared/enums";
-import { bulkInsert } from "../bulkInsert";
+import { bulkInsert, bulkTransaction } from "../bulkInsert";
 import type { Db } from "../db";
 import type { Fence } from "../queue/fence";
-import { withDirectWrites } from "../sqliteClient";
 import { insertSteps, type StepRow } from "./insertSteps";
 import { offlineStepId } from "./offlineIds";
 
@@ -138,28 +137,23 @@ export async function saveEpisodes(
     meta.runId,
   );
   const rows = episodeRows(episodes, meta, real);
-  return withDirectWrites(() =>
-    db.$transaction(
-      async (tx) => {
-        await meta.fence?.(tx);
-        const stored = meta.ids
-          ? new Set(
-              (await tx.trajectory.findMany({ where: { id: { in: rows.ids } }, select: { id: true } })).map(
-                (t) => t.id,
-              ),
-            )
-          : new Set<string>();
-        const fresh = new Set(rows.ids.filter((id) => !stored.has(id)));
-        await insertEpisodeRows(tx, {
-          ids: [...fresh],
-          trajectories: rows.trajectories.filter((t) => fresh.has(t.id)),
-          steps: rows.steps.filter((s) => fresh.has(s.trajectoryId)),
-        });
-        return [...fresh];
-      },
-      { timeout: 300_000, maxWait: 30_000 },
-    ),
-  );
+  return bulkTransaction(db, async (tx) => {
+    await meta.fence?.(tx);
+    const stored = meta.ids
+      ? new Set(
+          (await tx.trajectory.findMany({ where: { id: { in: rows.ids } }, select: { id: true } })).map(
+            (t) => t.id,
+          ),
+        )
+      : new Set<string>();
+    const fresh = new Set(rows.ids.filter((id) => !stored.has(id)));
+    await insertEpisodeRows(tx, {
+      ids: [...fresh],
+      trajectories: rows.trajectories.filter((t) => fresh.has(t.id)),
+      steps: rows.steps.filter((s) => fresh.has(s.trajectoryId)),
+    });
+    return [...fresh];
+  });
 }
 
 /** A batch of episodes as the rows saveEpisodes writes: pure, so a writer can build them before its transaction. */
