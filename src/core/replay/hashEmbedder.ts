@@ -1,5 +1,6 @@
 import { combine, mix } from "../util/random";
 import type { Embedder } from "./embedder";
+import { FeatureCounts } from "./featureCounts";
 import { splitTransitionText } from "./transitionText";
 
 /**
@@ -74,7 +75,7 @@ export class HashNgramEmbedder implements Embedder {
   readonly dimension: number;
   private readonly mask: number;
   /** Reused between texts: feature key (section and view in the low 3 bits) → count. */
-  private readonly counts = new Map<number, number>();
+  private readonly counts = new FeatureCounts();
 
   constructor(dimension: number = HASH_EMBEDDER_DIMENSION) {
     if (!Number.isInteger(dimension) || dimension < 8 || (dimension & (dimension - 1)) !== 0) {
@@ -104,10 +105,7 @@ export class HashNgramEmbedder implements Embedder {
   private count(text: string, section: number): void {
     const counts = this.counts;
     const lower = text.toLowerCase();
-    const bump = (hash: number, view: number) => {
-      const key = ((hash & ~7) | section | view) >>> 0;
-      counts.set(key, (counts.get(key) ?? 0) + 1);
-    };
+    const bump = (hash: number, view: number) => counts.bump(((hash & ~7) | section | view) >>> 0);
 
     let previous = -1;
     let i = 0;
@@ -147,16 +145,22 @@ export class HashNgramEmbedder implements Embedder {
 
   /** Hashes the counted features into the vector: 1 + ln(tf), each group normalised, then weighted. */
   private project(scales: number[]): Float32Array {
-    const norms = new Array<number>(8).fill(0);
-    for (const [key, count] of this.counts) {
-      const w = 1 + Math.log(count);
-      norms[key & 7]! += w * w;
+    const { keys, counts, size } = this.counts;
+    const norms = new Float64Array(8);
+    for (let e = 0; e < size; e++) {
+      const w = 1 + Math.log(counts[e]!);
+      norms[keys[e]! & 7]! += w * w;
     }
-    const scale = norms.map((s, group) => (s > 0 ? scales[group]! / Math.sqrt(s) : 0));
+    const scale = new Float64Array(8);
+    for (let group = 0; group < 8; group++) {
+      const s = norms[group]!;
+      scale[group] = s > 0 ? scales[group]! / Math.sqrt(s) : 0;
+    }
     const vector = new Float32Array(this.dimension);
-    for (const [key, count] of this.counts) {
+    for (let e = 0; e < size; e++) {
+      const key = keys[e]!;
       const h = mix(key ^ 0x27d4eb2f);
-      const w = (1 + Math.log(count)) * scale[key & 7]!;
+      const w = (1 + Math.log(counts[e]!)) * scale[key & 7]!;
       vector[h & this.mask]! += h & 0x80000000 ? -w : w;
     }
     return normalise(vector);

@@ -163,8 +163,28 @@ export function analogy(
   return { substitutions: [...bySource.values()].sort((x, y) => y.from.length - x.from.length), overlap };
 }
 
+/** A text's tokens and where each starts (one more entry: the text's length), made once while it is in use. */
+interface PageTokens {
+  tokens: Token[];
+  starts: Int32Array;
+}
+
 /** A demonstration's page is rewritten for many steps: its tokens are made once while it is in use (never changed). */
-const pageTokens = new LRUCache<string, Token[]>({ max: 2_048 });
+const pageTokens = new LRUCache<string, PageTokens>({ max: 2_048 });
+/** And so is its lower-cased copy, which says whether a rewrite can apply at all. */
+const lowerCased = new LRUCache<string, string>({ max: 4_096 });
+
+function tokensOf(text: string): PageTokens {
+  let page = pageTokens.get(text);
+  if (!page) {
+    const tokens = tokenize(text);
+    const starts = new Int32Array(tokens.length + 1);
+    for (let i = 0; i < tokens.length; i++) starts[i + 1] = starts[i]! + tokens[i]!.text.length;
+    page = { tokens, starts };
+    pageTokens.set(text, page);
+  }
+  return page;
+}
 
 /** Rewrites a text with substitutions (longest source first, on word boundaries, case-insensitive). */
 export function applySubstitutions(
@@ -174,38 +194,36 @@ export function applySubstitutions(
   if (substitutions.length === 0) return { text, replaced: 0 };
   // Three in four texts contain no substitution's first word (words are ASCII, so lower-casing the whole text
   // lower-cases each word alike): such a text comes back unchanged without being tokenised.
-  const lower = text.toLowerCase();
-  if (!substitutions.some((s) => s.from.length > 0 && lower.includes(s.from[0]!)))
-    return { text, replaced: 0 };
-  let tokens = pageTokens.get(text);
-  if (!tokens) {
-    tokens = tokenize(text);
-    pageTokens.set(text, tokens);
+  let lower = lowerCased.get(text);
+  if (lower === undefined) {
+    lower = text.toLowerCase();
+    lowerCased.set(text, lower);
   }
-  const out: string[] = [];
+  const lowered = lower;
+  if (!substitutions.some((s) => s.from.length > 0 && lowered.includes(s.from[0]!)))
+    return { text, replaced: 0 };
+  // The tokens cover the text end to end, so what lies between replacements is copied as slices of it.
+  const { tokens, starts } = tokensOf(text);
+  let out = "";
+  let copied = 0;
   let replaced = 0;
   let i = 0;
   while (i < tokens.length) {
-    let matched: { s: Substitution; end: number } | undefined;
+    let end: number | undefined;
     if (tokens[i]!.word !== undefined) {
       for (const s of substitutions) {
-        const end = matchAt(tokens, i, s.from);
+        end = matchAt(tokens, i, s.from);
         if (end !== undefined) {
-          matched = { s, end };
+          out += text.slice(copied, starts[i]) + renderLike(tokens[i]!.text, s.to);
+          copied = starts[end]!;
+          replaced++;
           break;
         }
       }
     }
-    if (matched) {
-      out.push(renderLike(tokens[i]!.text, matched.s.to));
-      replaced++;
-      i = matched.end;
-    } else {
-      out.push(tokens[i]!.text);
-      i++;
-    }
+    i = end ?? i + 1;
   }
-  return { text: out.join(""), replaced };
+  return replaced === 0 ? { text, replaced } : { text: out + text.slice(copied), replaced };
 }
 
 /** The index after the phrase when `from` matches at i (skipping whitespace between words), else undefined. */
