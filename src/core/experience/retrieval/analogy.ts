@@ -1,5 +1,6 @@
 import { diff } from "fast-myers-diff";
 import { LRUCache } from "lru-cache";
+import { LcsPattern } from "./lcs";
 
 /**
  * Analogical transfer: how the current (state, action) differs from a demonstration's (state, action), as a
@@ -33,6 +34,8 @@ type Word = Token & { word: string };
 interface Words {
   words: Word[];
   ids: Int32Array;
+  /** The ids as an LCS pattern, made when the text is first compared as a demonstration's. */
+  pattern?: LcsPattern;
 }
 
 /**
@@ -132,9 +135,18 @@ function align(a: Words, b: Words, weight: number): Alignment {
 }
 
 export interface Analogy {
-  substitutions: Substitution[];
+  /** Made when first read: most analogies are only scored, and the state's diff is the costly part. */
+  readonly substitutions: Substitution[];
   /** Share of the demonstration's (state, action) words that match the current one in order: 1 = same. */
-  overlap: number;
+  readonly overlap: number;
+}
+
+/** Words of `a` matched in order in `b`: the diff's count when it was made, else the LCS (the same number). */
+function commonWords(a: Words, b: Words): number {
+  const aligned = alignments.get(a)?.get(b);
+  if (aligned) return aligned.common;
+  a.pattern ??= new LcsPattern(a.ids);
+  return a.pattern.lcs(b.ids);
 }
 
 export function analogy(
@@ -146,21 +158,34 @@ export function analogy(
   const demoState = words(demo.state);
   const curState = words(current.state);
   const action = align(demoAction, curAction, 3);
-  const state = alignOnce(demoState, curState, 1);
   // State and action align separately (an action word never pairs with a state word); the +1 stands for the
   // boundary between them, which always aligns.
-  const common = state.common + action.common + 1;
+  const common = commonWords(demoState, curState) + action.common + 1;
   const overlap =
     (2 * common) /
     (demoState.words.length + demoAction.words.length + curState.words.length + curAction.words.length + 2);
-  // One target per source phrase: the action's alignment wins, then the longer phrase.
+  let substitutions: Substitution[] | undefined;
+  return {
+    overlap,
+    get substitutions() {
+      substitutions ??= oneTargetPerSource(
+        action.substitutions,
+        alignOnce(demoState, curState, 1).substitutions,
+      );
+      return substitutions;
+    },
+  };
+}
+
+/** One target per source phrase: the action's alignment wins, then the longer phrase. */
+function oneTargetPerSource(action: Substitution[], state: Substitution[]): Substitution[] {
   const bySource = new Map<string, Substitution>();
-  for (const s of [...action.substitutions, ...state.substitutions]) {
+  for (const s of [...action, ...state]) {
     const key = s.from.join(" ");
     const existing = bySource.get(key);
     if (!existing || s.weight > existing.weight) bySource.set(key, s);
   }
-  return { substitutions: [...bySource.values()].sort((x, y) => y.from.length - x.from.length), overlap };
+  return [...bySource.values()].sort((x, y) => y.from.length - x.from.length);
 }
 
 /** A text's tokens and where each starts (one more entry: the text's length), made once while it is in use. */
@@ -226,15 +251,19 @@ export function applySubstitutions(
   return replaced === 0 ? { text, replaced } : { text: out + text.slice(copied), replaced };
 }
 
+const SPACE = /^\s+$/;
+
 /** The index after the phrase when `from` matches at i (skipping whitespace between words), else undefined. */
 function matchAt(tokens: Token[], start: number, from: string[]): number | undefined {
+  // Index loops: this runs for every word of every rewritten page against every substitution.
   let i = start;
-  for (const [n, w] of from.entries()) {
+  for (let n = 0; n < from.length; n++) {
     if (n > 0) {
-      if (tokens[i]?.text.trim() !== "") return undefined;
+      const between = tokens[i];
+      if (between === undefined || !SPACE.test(between.text)) return undefined;
       i++;
     }
-    if (tokens[i]?.word !== w) return undefined;
+    if (tokens[i]?.word !== from[n]) return undefined;
     i++;
   }
   return i;
