@@ -10,7 +10,8 @@
  * with offline data: alone, as the CLI runs it, and as the worker's train job runs it (storing every rollout in
  * SQLite beside the real environment's answer, a checkpoint per iteration and the rollouts' LanceDB rows, on the
  * job's writer thread one iteration behind the loop), each with every episode on the main thread and with a
- * rollout thread playing a share of them; the job also with the embedded model's predictions on a thread.
+ * rollout thread playing a share of them; the job also with the embedded model's predictions on a thread. Each
+ * embedded row runs in a fresh process.
  *
  *   npm run bench -- rollouts [--latency-ms 200] [--limits 1,8,32,128] [--only endpoint|embedded]
  */
@@ -130,8 +131,43 @@ function cpuSeconds(from: NodeJS.CpuUsage): number {
   return round((used.user + used.system) / 1e6);
 }
 
-/** The worker's own train job, on a fresh database seeded with offline data: what a user's run costs per step. */
+/** The embedded rows: the loop alone (nothing stored), then the worker's train job, each with its threads. */
+const EMBEDDED_ROWS = [
+  { stored: false, predictionThreads: 0, threads: 0 },
+  { stored: false, predictionThreads: 0, threads: 1 },
+  // The job as the worker runs it by default (nothing beside the writer thread), with a prediction thread (the
+  // CLI's default) and with a rollout thread.
+  { stored: true, predictionThreads: 0, threads: 0 },
+  { stored: true, predictionThreads: 1, threads: 0 },
+  { stored: true, predictionThreads: 0, threads: 1 },
+] as const;
+
+/**
+ * Each embedded row in a process of its own, as a worker that has just started would run it: in one process the
+ * later rows found the earlier ones' memos (page views, alignments, embeddings) warm for the very same episodes,
+ * which flattered them.
+ */
 async function embeddedBench() {
+  const rows = [];
+  for (let i = 0; i < EMBEDDED_ROWS.length; i++) {
+    const child = spawn(
+      process.execPath,
+      ["--import", "tsx", path.join("bench", "main.ts"), "rollouts", "--embedded-row", String(i)],
+      { stdio: ["ignore", "pipe", "inherit"] },
+    );
+    let out = "";
+    child.stdout.on("data", (chunk) => {
+      out += chunk;
+    });
+    const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
+    if (code !== 0) throw new Error(`embedded row ${i} exited with code ${code}`);
+    rows.push(JSON.parse(out.trim().split("\n").at(-1)!));
+  }
+  return { cores: os.availableParallelism(), rows };
+}
+
+/** One embedded row, on a fresh database seeded with offline data: what a user's run costs per step. */
+async function embeddedRow({ stored, predictionThreads, threads }: (typeof EMBEDDED_ROWS)[number]) {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), "dreamgym-rollouts-"));
   process.env.DREAMGYM_DATA_DIR = work;
   const { config: appConfig } = await import("@/env");
@@ -141,7 +177,6 @@ async function embeddedBench() {
   const { createRun } = await import("@/server/train/runStore");
   const { runOneJob } = await import("@/server/queue/worker");
   const { createHandlers } = await import("../worker/handlers");
-  const rows = [];
   try {
     await migrateDeploy(appConfig().databaseUrl);
     const db = await getDb();
@@ -168,74 +203,73 @@ async function embeddedBench() {
       groupSize: 8,
       evaluation: { interval: 1_000, episodes: 10 },
     });
-    // The loop alone, as the CLI runs it: nothing stored.
-    for (const threads of [0, 1]) {
-      appConfig().worker.threads = 0;
-      appConfig().worker.rolloutThreads = threads;
+    appConfig().worker.threads = predictionThreads;
+    appConfig().worker.rolloutThreads = threads;
+    if (!stored) {
+      // The loop alone, as the CLI runs it: nothing stored.
       const deps = await runDeps(db, config);
       const started = performance.now();
       const cpu = process.cpuUsage();
       const result = await runTraining(config, deps).finally(() => deps.close());
       const seconds = (performance.now() - started) / 1000;
       const row = {
-        stored: false,
+        stored,
         threads,
         syntheticTransitions: result.syntheticTransitions,
         seconds: round(seconds),
         cpuSeconds: cpuSeconds(cpu),
         transitionsPerSecond: Math.round(result.syntheticTransitions / seconds),
       };
-      rows.push(row);
       process.stderr.write(
         `embedded loop, nothing stored, ${threads} rollout thread(s): ${row.transitionsPerSecond} synthetic transitions/s (${row.syntheticTransitions} in ${row.seconds} s, ${row.cpuSeconds} s of CPU)\n`,
       );
+      await db.$disconnect();
+      return row;
     }
-    // The job as the worker runs it by default (nothing beside the writer thread), with a prediction thread (the
-    // CLI's default) and with a rollout thread.
-    for (const [predictionThreads, threads] of [
-      [0, 0],
-      [1, 0],
-      [0, 1],
-    ] as const) {
-      appConfig().worker.threads = predictionThreads;
-      appConfig().worker.rolloutThreads = threads;
-      const { runId } = await createRun(db, config);
-      const started = performance.now();
-      const cpu = process.cpuUsage();
-      await runOneJob({
-        db,
-        workerId: "bench",
-        handlers: createHandlers(),
-        leaseMs: 600_000,
-        heartbeatMs: 5_000,
-      });
-      const seconds = (performance.now() - started) / 1000;
-      const run = await db.run.findUniqueOrThrow({ where: { id: runId } });
-      const stored = await db.step.count({ where: { trajectory: { runId } } });
-      if (run.status !== "succeeded") throw new Error(`the bench run ended ${run.status}: ${run.error}`);
-      const row = {
-        stored: true,
-        threads,
-        predictionThreads,
-        syntheticTransitions: run.syntheticTransitions,
-        storedSteps: stored,
-        seconds: round(seconds),
-        cpuSeconds: cpuSeconds(cpu),
-        transitionsPerSecond: Math.round(run.syntheticTransitions / seconds),
-      };
-      rows.push(row);
-      process.stderr.write(
-        `embedded loop, ${predictionThreads} prediction and ${threads} rollout thread(s): ${row.transitionsPerSecond} synthetic transitions/s (${row.syntheticTransitions} in ${row.seconds} s, ${row.cpuSeconds} s of CPU, ${stored} steps stored)\n`,
-      );
-    }
+    const { runId } = await createRun(db, config);
+    const started = performance.now();
+    const cpu = process.cpuUsage();
+    await runOneJob({
+      db,
+      workerId: "bench",
+      handlers: createHandlers(),
+      leaseMs: 600_000,
+      heartbeatMs: 5_000,
+    });
+    const seconds = (performance.now() - started) / 1000;
+    const run = await db.run.findUniqueOrThrow({ where: { id: runId } });
+    const storedSteps = await db.step.count({ where: { trajectory: { runId } } });
+    if (run.status !== "succeeded") throw new Error(`the bench run ended ${run.status}: ${run.error}`);
+    const row = {
+      stored,
+      threads,
+      predictionThreads,
+      syntheticTransitions: run.syntheticTransitions,
+      storedSteps,
+      seconds: round(seconds),
+      cpuSeconds: cpuSeconds(cpu),
+      transitionsPerSecond: Math.round(run.syntheticTransitions / seconds),
+    };
+    process.stderr.write(
+      `embedded loop, ${predictionThreads} prediction and ${threads} rollout thread(s): ${row.transitionsPerSecond} synthetic transitions/s (${row.syntheticTransitions} in ${row.seconds} s, ${row.cpuSeconds} s of CPU, ${storedSteps} steps stored)\n`,
+    );
     await db.$disconnect();
+    return row;
   } finally {
     fs.rmSync(work, { recursive: true, force: true });
   }
-  return { cores: os.availableParallelism(), rows };
 }
 
 export async function rolloutsBench(args: string[]): Promise<void> {
+  const embeddedRowIndex = option(args, "--embedded-row", "");
+  if (embeddedRowIndex !== "") {
+    const spec = EMBEDDED_ROWS[Number(embeddedRowIndex)];
+    if (!spec)
+      throw new Error(`--embedded-row: no row ${embeddedRowIndex} (0 to ${EMBEDDED_ROWS.length - 1})`);
+    process.stdout.write(`${JSON.stringify(await embeddedRow(spec))}\n`);
+    // The row's threads and connections end with the process.
+    process.exit(0);
+  }
   const latencyMs = Number(option(args, "--latency-ms", "200"));
   const limits = option(args, "--limits", "1,8,32,128").split(",").map(Number);
   const only = option(args, "--only", "");

@@ -120,6 +120,8 @@ export async function reindex(db: Db, options: ReindexOptions): Promise<IndexPen
 export interface IndexHooks {
   onProgress?: (indexed: number, total: number) => void;
   signal?: AbortSignal;
+  /** Steps embedded and written per LanceDB write (indexPendingSteps' default when absent). */
+  batchSize?: number;
 }
 
 /** Brings the replay buffer up to date with Prisma: every step written since the last run goes into LanceDB. */
@@ -127,6 +129,7 @@ export async function indexPending(db: Db, hooks: IndexHooks = {}): Promise<Inde
   return withReplayBuffer(db, (store) =>
     indexPendingSteps(db, store, {
       ...(hooks.signal ? { signal: hooks.signal } : {}),
+      ...(hooks.batchSize ? { batchSize: hooks.batchSize } : {}),
       onProgress: (p) => hooks.onProgress?.(p.indexed, p.total),
     }),
   );
