@@ -4,7 +4,7 @@ import { byScoreThenContent } from "./cosine";
 import type { Embedder } from "./embedder";
 import { IvfIndex } from "./ivf";
 import { transitionText } from "./transitionText";
-import { VectorStore } from "./vectorStore";
+import { SCORE_BATCH, VectorStore } from "./vectorStore";
 
 /**
  * The transitions of one domain and source, grouped by the text they are retrieved by, with one unit vector per
@@ -44,13 +44,32 @@ class Partition {
     this.ivf = new IvfIndex(this.store.vectors, this.rows, this.dimension);
   }
 
-  /** Offers every row a query scores (all of them, or those of the index's nearest cells) to `visit`. */
-  scan(query: Float32Array, visit: (row: number) => void): void {
+  /**
+   * Scores every row a query reaches (all of them, or those of the index's nearest cells) against it, in batches:
+   * `visit` reads the first `count` of the store's batchRows and batchScores. The query must be the store's.
+   */
+  scan(query: Float32Array, visit: (count: number) => void): void {
+    const { store } = this;
+    let count = 0;
+    const flush = () => {
+      store.scoreBatch(count);
+      visit(count);
+      count = 0;
+    };
+    const rows = store.batchRows;
     if (this.ivf) {
-      for (const cell of this.ivf.probe(query)) for (const row of this.ivf.lists[cell]!) visit(row);
-      return;
+      for (const cell of this.ivf.probe(query))
+        for (const row of this.ivf.lists[cell]!) {
+          rows[count++] = row;
+          if (count === SCORE_BATCH) flush();
+        }
+    } else {
+      for (let row = 0; row < this.members.length; row++) {
+        rows[count++] = row;
+        if (count === SCORE_BATCH) flush();
+      }
     }
-    for (let row = 0; row < this.members.length; row++) visit(row);
+    if (count > 0) flush();
   }
 }
 
@@ -203,10 +222,13 @@ export class MemoryReplayBuffer implements ReplayBuffer {
     for (const partition of this.scanned(domain, filter)) {
       const { members, store } = partition;
       store.setQuery(query);
-      partition.scan(query, (row) => {
-        const score = store.score(row);
-        if (!offer.admits(score)) return;
-        for (const transition of members[row]!) offer.add(transition, score);
+      partition.scan(query, (count) => {
+        const { batchRows, batchScores } = store;
+        for (let k = 0; k < count; k++) {
+          const score = batchScores[k]!;
+          if (!offer.admits(score)) continue;
+          for (const transition of members[batchRows[k]!]!) offer.add(transition, score);
+        }
       });
       seen.set(partition, partition.log.length);
     }

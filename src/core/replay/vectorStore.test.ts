@@ -36,6 +36,15 @@ describe("the vector store's SIMD kernel", () => {
         rows.forEach((row, r) => {
           expect(store.score(r)).toBe(dotAt(query, 0, row, 0, dimension));
         });
+        // A batch of rows in any order, scored in one call, gives each row's score.
+        const batch = rows.map((_, r) => (r * 37 + q) % rows.length);
+        batch.forEach((r, k) => {
+          store.batchRows[k] = r;
+        });
+        store.scoreBatch(batch.length);
+        batch.forEach((r, k) => {
+          expect(store.batchScores[k]).toBe(dotAt(query, 0, rows[r]!, 0, dimension));
+        });
       }
       expect(Array.from(store.vectors.subarray(0, dimension))).toEqual(Array.from(rows[0]!));
     }
