@@ -1,3 +1,4 @@
+import type { Transition } from "../types";
 import type { Demonstration } from "./buffer";
 
 /** Cosine similarity; 0 when either vector is zero (no direction, so no similarity). */
@@ -24,8 +25,13 @@ const order = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
  * database its offline data was collected into. Two ties that differ only in id are the same demonstration.
  */
 export function byScoreThenContent(a: Demonstration, b: Demonstration): number {
+  return byScoreThenContentOf(a.score, a, b.score, b);
+}
+
+/** byScoreThenContent of a transition scored `aScore` and one scored `bScore`, before either is a demonstration. */
+export function byScoreThenContentOf(aScore: number, a: Transition, bScore: number, b: Transition): number {
   return (
-    b.score - a.score ||
+    bScore - aScore ||
     order(a.taskId ?? "", b.taskId ?? "") ||
     order(a.instruction, b.instruction) ||
     order(a.state.text, b.state.text) ||

@@ -1,6 +1,6 @@
 import type { Transition } from "../types";
 import type { Demonstration, ReplayBuffer, SimilarFilter, SimilarQuery } from "./buffer";
-import { byScoreThenContent } from "./cosine";
+import { byScoreThenContentOf } from "./cosine";
 import type { Embedder } from "./embedder";
 import { IvfIndex } from "./ivf";
 import { transitionText } from "./transitionText";
@@ -267,13 +267,13 @@ function offerTo(best: Demonstration[], k: number, filter: SimilarFilter) {
     add(transition: Transition, score: number): void {
       if (excludeIds.has(transition.id)) return;
       if (transition.taskId !== undefined && excludeTasks.has(transition.taskId)) return;
-      const entry: Demonstration = { ...transition, score };
+      // Compared before it is copied: most transitions offered never enter.
       const last = best[best.length - 1];
-      if (best.length >= k && last && byScoreThenContent(entry, last) > 0) return;
+      if (best.length >= k && last && byScoreThenContentOf(score, transition, last.score, last) > 0) return;
       // Insertion into a short sorted list: k is small, so this beats sorting every row.
       let at = best.length;
-      while (at > 0 && byScoreThenContent(entry, best[at - 1]!) < 0) at--;
-      best.splice(at, 0, entry);
+      while (at > 0 && byScoreThenContentOf(score, transition, best[at - 1]!.score, best[at - 1]!) < 0) at--;
+      best.splice(at, 0, { ...transition, score });
       if (best.length > k) best.pop();
     },
   };
