@@ -199,6 +199,15 @@ const pageTokens = new LRUCache<string, PageTokens>({ max: 2_048 });
 /** And so is its lower-cased copy, which says whether a rewrite can apply at all. */
 const lowerCased = new LRUCache<string, string>({ max: 4_096 });
 
+function lowerCaseOf(text: string): string {
+  let lower = lowerCased.get(text);
+  if (lower === undefined) {
+    lower = text.toLowerCase();
+    lowerCased.set(text, lower);
+  }
+  return lower;
+}
+
 function tokensOf(text: string): PageTokens {
   let page = pageTokens.get(text);
   if (!page) {
@@ -219,13 +228,8 @@ export function applySubstitutions(
   if (substitutions.length === 0) return { text, replaced: 0 };
   // Three in four texts contain no substitution's first word (words are ASCII, so lower-casing the whole text
   // lower-cases each word alike): such a text comes back unchanged without being tokenised.
-  let lower = lowerCased.get(text);
-  if (lower === undefined) {
-    lower = text.toLowerCase();
-    lowerCased.set(text, lower);
-  }
-  const lowered = lower;
-  if (!substitutions.some((s) => s.from.length > 0 && lowered.includes(s.from[0]!)))
+  const lower = lowerCaseOf(text);
+  if (!substitutions.some((s) => s.from.length > 0 && lower.includes(s.from[0]!)))
     return { text, replaced: 0 };
   // The tokens cover the text end to end, so what lies between replacements is copied as slices of it.
   const { tokens, starts } = tokensOf(text);

@@ -91,54 +91,34 @@ const MAPPINGS_PER_DEMONSTRATION = 512;
 const PREDICTIONS_MEMO = 20_000;
 
 /**
- * History steps by content, as small ids, so that a key names its history by them instead of repeating every
- * page in it (the key was rewritten, and hashed, at the length of the whole episode). A step is never changed once
- * taken, so its id is found once per step object. Bounded: past STEP_IDS the ids start again in a new generation,
- * which every key names, so an old key never meets a new one.
+ * Each history step as JSON, made once per step object: a step is never changed once taken, and an episode's
+ * steps come back in the history of every later step (writing them all again made the key quadratic in length).
  */
-const stepIds = new Map<string, number>();
-const stepIdOf = new WeakMap<Step, { id: number; generation: number }>();
-const STEP_IDS = 20_000;
-let generation = 0;
-
-function stepId(step: Step): number {
-  const known = stepIdOf.get(step);
-  if (known?.generation === generation) return known.id;
-  const json = JSON.stringify(step);
-  let id = stepIds.get(json);
-  if (id === undefined) {
-    if (stepIds.size >= STEP_IDS) {
-      stepIds.clear();
-      generation++;
-    }
-    id = stepIds.size;
-    stepIds.set(json, id);
-  }
-  stepIdOf.set(step, { id, generation });
-  return id;
-}
+const stepJson = new WeakMap<Step, string>();
 
 /**
  * Everything a prediction reads, as one string: demonstrations by id and score (an id names one transition), then
- * the generation and ids of the history's steps. The JSON array ends where its brackets close and JSON never holds
- * a raw NUL, so the string still names one input.
+ * the history's steps. The JSON array ends where its brackets close and JSON never holds a raw NUL, so the string
+ * still names one input.
  */
 function predictionKey(input: ExperienceInput): string {
-  let ids: number[];
-  let of: number;
-  // A new generation can begin while the ids are found; then they are found again, all in it.
-  do {
-    of = generation;
-    ids = input.history.map(stepId);
-  } while (of !== generation);
-  return `${JSON.stringify([
+  let key = JSON.stringify([
     input.task.id,
     input.task.domain,
     input.task.instruction,
     input.state,
     input.action,
     input.demonstrations.map((d) => `${d.id}\u0000${d.score}`),
-  ])}\u0000${of}:${ids.join(",")}`;
+  ]);
+  for (const step of input.history) {
+    let json = stepJson.get(step);
+    if (json === undefined) {
+      json = JSON.stringify(step);
+      stepJson.set(step, json);
+    }
+    key += `\u0000${json}`;
+  }
+  return key;
 }
 
 function sameList(a: readonly string[] | undefined, b: readonly string[] | undefined): boolean {
