@@ -88,3 +88,53 @@ describe("bench:table --quick", () => {
     }
   });
 });
+
+describe("bench:table for choosing settings", () => {
+  it("runs chosen rows with a changed setting on validation tasks, beside the reproduction table, never over it", {
+    timeout: 300_000,
+  }, async () => {
+    const out = fs.mkdtempSync(path.join(os.tmpdir(), "dreamgym-table-validation-"));
+    try {
+      const args = ["--import", "tsx", path.join("bench", "main.ts"), "table", "--quick", "--out", out];
+      const { stdout } = await run(
+        process.execPath,
+        [
+          ...args,
+          "--domains",
+          "shop",
+          "--validation",
+          "--rows",
+          "real/grpo,dreamgym-s2r/grpo",
+          "--set",
+          "grpo.epochs=2",
+        ],
+        { maxBuffer: 16 * 1024 * 1024, env: { ...process.env } },
+      );
+      expect(JSON.parse(stdout.trim().split("\n").at(-1) ?? "{}")).toMatchObject({ runs: 2, failed: 0 });
+      expect(fs.readdirSync(out).sort()).toEqual([
+        "table-quick-validation-partial.json",
+        "table-quick-validation-partial.md",
+      ]);
+      const table = JSON.parse(
+        fs.readFileSync(path.join(out, "table-quick-validation-partial.json"), "utf8"),
+      );
+      expect(table).toMatchObject({ heldOut: "validation", overrides: ["grpo.epochs=2"] });
+      expect(Object.keys(table.configs).sort()).toEqual(["shop:dreamgym-s2r/grpo", "shop:real/grpo"]);
+      for (const config of Object.values(table.configs) as RunConfig[]) {
+        expect(config.evaluation.tasks).toBe("validation");
+        expect(config.grpo.epochs).toBe(2);
+      }
+      const markdown = fs.readFileSync(path.join(out, "table-quick-validation-partial.md"), "utf8");
+      expect(markdown).toContain(
+        "validation tasks (train tasks from 2000 on, never trained on; not the test tasks)",
+      );
+      expect(markdown).toContain("with `grpo.epochs=2` in every row");
+
+      await expect(run(process.execPath, [...args, "--rows", "no-such-row"])).rejects.toThrow(
+        /--rows: no row no-such-row \(rows: untrained, bc, real\/grpo/,
+      );
+    } finally {
+      fs.rmSync(out, { recursive: true, force: true });
+    }
+  });
+});

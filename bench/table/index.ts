@@ -3,12 +3,17 @@
  * the built-in environments. Collects its own offline data into a fresh data folder, runs every method × seed as
  * a `train` CLI process (two at a time on two cores), and writes table.md and table.json (with the commit and
  * every config). A run that fails is reported in its row; the others go on.
+ *
+ * For choosing settings without looking at the test tasks: `--validation` evaluates every row on validation tasks
+ * (core/train/heldOut.ts) and writes table-validation.md, `--rows dreamgym-s2r/grpo,real/grpo` keeps those rows,
+ * and `--set grpo.epochs=2` (repeatable) changes a setting of every row kept, as `train --set` does.
  */
 import { execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import cliProgress from "cli-progress";
+import { applyOverride } from "@/cli/commands/train";
 import { isRealDomainName, REAL_DOMAIN_NAMES } from "@/core/envs/names";
 import { RunConfig } from "@/core/train/config";
 import type { RunMethod } from "@/core/train/methods";
@@ -29,6 +34,12 @@ interface Options {
   domains: Domain[];
   jobs: number;
   out: string;
+  /** Evaluate on validation tasks instead of test tasks. */
+  validation: boolean;
+  /** Row keys to run (all when empty). */
+  rows: string[];
+  /** `path=value` settings applied to every row's config. */
+  overrides: string[];
 }
 
 function parseArgs(args: string[]): Options {
@@ -51,7 +62,29 @@ function parseArgs(args: string[]): Options {
   const jobs = Number.parseInt(value("--jobs") ?? "2", 10);
   if (!(jobs >= 1)) throw new Error("--jobs: must be a positive integer");
   const out = path.resolve(value("--out") ?? path.join("bench", "results"));
-  return { mode, scale, domains, jobs, out };
+  const rows = (value("--rows") ?? "").split(",").filter(Boolean);
+  const known = new Set(domains.flatMap((d) => tableRows(d, scale, 0).map((r) => r.key)));
+  const unknown = rows.filter((r) => !known.has(r));
+  if (unknown.length > 0)
+    throw new Error(`--rows: no row ${unknown.join(", ")} (rows: ${[...known].join(", ")})`);
+  const overrides = args.flatMap((a, i) => (a === "--set" ? [args[i + 1] ?? ""] : []));
+  return { mode, scale, domains, jobs, out, validation: args.includes("--validation"), rows, overrides };
+}
+
+/** The rows this invocation runs, with its overrides and held-out tasks applied to their configs. */
+function selectedRows(domain: Domain, options: Options, seed: number): TableRow[] {
+  return (
+    tableRows(domain, options.scale, seed)
+      .filter((row) => options.rows.length === 0 || options.rows.includes(row.key))
+      .map((row) => {
+        const config = structuredClone(row.config) as Record<string, unknown>;
+        for (const assignment of options.overrides) applyOverride(config, assignment);
+        if (options.validation) applyOverride(config, "evaluation.tasks=validation");
+        return { ...row, config: config as TableRow["config"] };
+      })
+      // An imported domain is evaluated on its held-out logs only: it has no validation tasks.
+      .filter((row) => !options.validation || isRealDomainName(String(row.config.domain)))
+  );
 }
 
 function commit(): string {
@@ -193,7 +226,7 @@ export async function tableBench(args: string[]): Promise<void> {
     await prepareData(dataDir, options);
     const jobs: Job[] = options.domains.flatMap((domain) =>
       options.scale.seeds.flatMap((seed) =>
-        tableRows(domain, options.scale, seed).map((row) => ({ domain, seed, row })),
+        selectedRows(domain, options, seed).map((row) => ({ domain, seed, row })),
       ),
     );
     jobs.sort((a, b) => cost(b) - cost(a));
@@ -222,7 +255,7 @@ export async function tableBench(args: string[]): Promise<void> {
     bar.stop();
 
     const summaries = options.domains.flatMap((domain) =>
-      summarise(domain, tableRows(domain, options.scale, 0), outcomes),
+      summarise(domain, selectedRows(domain, options, 0), outcomes),
     );
     const minutes = (performance.now() - started) / 60_000;
     const meta = {
@@ -231,13 +264,20 @@ export async function tableBench(args: string[]): Promise<void> {
       scale: options.scale,
       minutes,
       date: new Date().toISOString().slice(0, 10),
+      heldOut: options.validation ? ("validation" as const) : ("test" as const),
+      overrides: options.overrides,
     };
     fs.mkdirSync(options.out, { recursive: true });
-    const name = options.mode === "quick" ? "table-quick" : "table";
+    // A partial or changed table never overwrites the reproduction table.
+    const name = [
+      options.mode === "quick" ? "table-quick" : "table",
+      ...(options.validation ? ["validation"] : []),
+      ...(options.rows.length > 0 || options.overrides.length > 0 ? ["partial"] : []),
+    ].join("-");
     fs.writeFileSync(path.join(options.out, `${name}.md`), markdown(summaries, meta));
     const configs = Object.fromEntries(
       options.domains.flatMap((d) =>
-        tableRows(d, options.scale, 0).map((r) => [`${d}:${r.key}`, RunConfig.parse(r.config)]),
+        selectedRows(d, options, 0).map((r) => [`${d}:${r.key}`, RunConfig.parse(r.config)]),
       ),
     );
     fs.writeFileSync(

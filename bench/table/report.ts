@@ -1,3 +1,4 @@
+import { VALIDATION_OFFSET } from "@/core/train/heldOut";
 import { type Domain, PAPER, PAPER_ENV, type Scale, type TableRow } from "./spec";
 
 /** One run's outcome, as the train CLI prints it (or why it produced none). */
@@ -113,14 +114,27 @@ const count = (x: number | null) =>
 
 export function markdown(
   summaries: RowSummary[],
-  meta: { commit: string; scale: Scale; mode: string; minutes: number; date: string },
+  meta: {
+    commit: string;
+    scale: Scale;
+    mode: string;
+    minutes: number;
+    date: string;
+    heldOut?: "test" | "validation";
+    overrides?: string[];
+  },
 ): string {
+  const heldOut =
+    meta.heldOut === "validation"
+      ? `validation tasks (train tasks from ${VALIDATION_OFFSET} on, never trained on; not the test tasks)`
+      : "test tasks";
   const lines = [
     "# DreamGym reproduction table (built-in environments, embedded backends)",
     "",
     `Commit \`${meta.commit}\`, ${meta.mode} scale, seeds ${meta.scale.seeds.join(", ")}, ${meta.date}, ` +
-      `${meta.minutes.toFixed(1)} min wall time. Success is % of ${meta.scale.evaluationEpisodes} held-out real ` +
-      "test tasks (mean ± standard deviation over seeds). The sim-to-real gap is the final policy's success on the " +
+      `${meta.minutes.toFixed(1)} min wall time${meta.overrides?.length ? `, with ${meta.overrides.map((o) => `\`${o}\``).join(", ")} in every row` : ""}. ` +
+      `Success is % of ${meta.scale.evaluationEpisodes} held-out real ${heldOut} ` +
+      "(mean ± standard deviation over seeds). The sim-to-real gap is the final policy's success on the " +
       "first of those tasks in the synthetic environment minus its real success: how much of what it learned only " +
       "pleases the experience model. On the shop, success is strict (exact options) as the rewards are; the " +
       "WebShop rule column scores the same purchases by WebShop's own goal.py (an option counts when its fuzzy " +

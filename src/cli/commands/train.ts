@@ -130,7 +130,12 @@ export function registerTrainCommands(program: Command) {
                   }
                 : {}),
             }
-          : { untrainedSuccess: result.untrained.successRate, finalSuccess: result.final.successRate }),
+          : {
+              // Test tasks, or validation tasks when the run chooses settings (evaluation.tasks).
+              evaluatedOn: config.evaluation.tasks,
+              untrainedSuccess: result.untrained.successRate,
+              finalSuccess: result.final.successRate,
+            }),
         // The same policy on the same test tasks in the synthetic environment (methods with a synthetic phase).
         ...(result.finalSimulated ? { finalSimSuccess: result.finalSimulated.successRate } : {}),
         // The shop's success under WebShop's own rule (fuzzy options), beside the strict figure above.

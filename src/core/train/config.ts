@@ -4,6 +4,7 @@ import { DomainName, REAL_DOMAIN_NAMES } from "../envs/names";
 import { BC_DEFAULTS } from "../rl/bc";
 import { GRPO_DEFAULTS } from "../rl/grpo";
 import { PPO_DEFAULTS } from "../rl/ppo";
+import { HELD_OUT_TASKS, VALIDATION_OFFSET } from "./heldOut";
 import { RL_ALGORITHMS, RUN_METHODS, taskGeneration } from "./methods";
 
 /**
@@ -114,6 +115,11 @@ export const RunConfigFields = z.strictObject({
       /** Evaluate on held-out real test tasks every this many iterations (and at the end). */
       interval: z.number().int().min(1).default(5),
       episodes: z.number().int().min(1).max(10_000).default(50),
+      /**
+       * The held-out tasks evaluated on (heldOut.ts): the real test tasks, or validation tasks (train tasks from
+       * 2,000 on, never trained on) to choose settings by without looking at the test tasks. Built-in domains only.
+       */
+      tasks: z.enum(HELD_OUT_TASKS).default("test"),
       greedy: z.boolean().default(false),
       /**
        * At every evaluation point, the same policy also plays the first this many of those test tasks in the
@@ -207,6 +213,12 @@ export const RunConfigFields = z.strictObject({
 export type RunConfigInput = z.input<typeof RunConfigFields>;
 
 export const RunConfig = RunConfigFields.superRefine((config, ctx) => {
+  if (config.evaluation.tasks === "validation" && config.seedTasks > VALIDATION_OFFSET)
+    ctx.addIssue({
+      code: "custom",
+      path: ["seedTasks"],
+      message: `a run evaluated on validation tasks (train tasks from ${VALIDATION_OFFSET} on) trains on at most ${VALIDATION_OFFSET} seed tasks, got ${config.seedTasks}`,
+    });
   if (config.evaluation.judge && (REAL_DOMAIN_NAMES as readonly string[]).includes(config.domain))
     ctx.addIssue({
       code: "custom",

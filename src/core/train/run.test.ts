@@ -4,7 +4,9 @@ import { importedTaskGenerator } from "../curriculum/importedVariations";
 import { household } from "../envs/household";
 import { shop } from "../envs/shop";
 import { RetrievalExperienceModel } from "../experience/retrieval/retrievalModel";
+import type { Task } from "../types";
 import { parseRunConfig, type RunMethod } from "./config";
+import { VALIDATION_OFFSET } from "./heldOut";
 import { importedFrom } from "./importedTesting";
 import { experienceSettings, type IterationReport, type RunResult, runTraining } from "./run";
 import { offlineMemoryBuffer } from "./testing";
@@ -40,6 +42,48 @@ async function runReporting(config: ReturnType<typeof parseRunConfig>) {
 }
 
 describe("runTraining", () => {
+  it("evaluates on validation tasks when asked, never on a test task, and keeps its seed tasks below them", async () => {
+    const evaluated = new Set<string>();
+    const spied = {
+      ...household,
+      createEnvironment: () => {
+        const env = household.createEnvironment();
+        return {
+          ...env,
+          domain: env.domain,
+          step: env.step.bind(env),
+          reset: (task: Task) => {
+            evaluated.add(task.id);
+            return env.reset(task);
+          },
+        };
+      },
+    };
+    const config = parseRunConfig({ ...tiny("untrained"), evaluation: { episodes: 3, tasks: "validation" } });
+    await runTraining(config, { domain: spied });
+    expect([...evaluated].sort()).toEqual(
+      [0, 1, 2].map((i) => household.task("train", VALIDATION_OFFSET + i).id).sort(),
+    );
+    evaluated.clear();
+    await runTraining(parseRunConfig({ ...tiny("untrained"), evaluation: { episodes: 3 } }), {
+      domain: spied,
+    });
+    expect([...evaluated].sort()).toEqual(
+      household
+        .tasks("test", 3)
+        .map((t) => t.id)
+        .sort(),
+    );
+
+    expect(() =>
+      parseRunConfig({
+        ...tiny("real"),
+        seedTasks: VALIDATION_OFFSET + 1,
+        evaluation: { tasks: "validation" },
+      }),
+    ).toThrow(/seedTasks: a run evaluated on validation tasks .* at most 2000 seed tasks, got 2001/);
+  });
+
   it("rejects a bad config naming the field", () => {
     expect(() => parseRunConfig({ method: "dreamgym", domain: "Moon!", groupSize: 1 })).toThrow(
       /domain[\s\S]*groupSize/,
@@ -366,6 +410,12 @@ describe("runTraining", () => {
       expect(e.proxy?.actionAgreement).toBeGreaterThanOrEqual(0);
     }
     expect(result.finalSimulated).toBeUndefined();
+    // Validation tasks are train tasks of a built-in domain: an imported one has only its held-out logs.
+    await expect(
+      runTraining(parseRunConfig({ ...config("dreamgym"), evaluation: { tasks: "validation" } }), deps),
+    ).rejects.toThrow(
+      /imported domain "house-logs" is evaluated on its held-out logs; .* set evaluation.tasks to "test"/,
+    );
     // Cloning the successful train logs makes the policy pick the logged actions far more often than a blank one.
     expect(result.final.proxy!.actionAgreement!).toBeGreaterThan(
       result.untrained.proxy!.actionAgreement! + 0.1,

@@ -16,6 +16,7 @@ import { type Episode, rollout } from "../rollout";
 import { type Environment, REAL_ENV_SOURCES, type Task, type Transition } from "../types";
 import type { RunConfig } from "./config";
 import { type EvaluationResult, evaluatePolicy } from "./evaluate";
+import { heldOutTasks } from "./heldOut";
 import { importedRunProblem } from "./importedRun";
 import { trainingIteration } from "./iteration";
 import { grpoLearner, type Learner, type LearnerState, ppoLearner } from "./learner";
@@ -154,7 +155,10 @@ export async function runTraining(config: RunConfig, deps: RunDeps): Promise<Run
   const policy = deps.resume
     ? loadCheckpoint(deps.resume.policy, domain.candidateActions).policy
     : await startingPolicy();
-  const testTasks = domain.tasks("test", config.evaluation.episodes);
+  // Held-out tasks: the test split, or validation tasks for choosing settings (an imported domain has only its test logs).
+  const testTasks = imported
+    ? domain.tasks("test", config.evaluation.episodes)
+    : heldOutTasks(domain, config.evaluation.tasks, config.evaluation.episodes);
   const syntheticEnv = (): (() => Environment) | undefined => {
     const { model, buffer } = deps;
     if (!model || !buffer) return undefined;

@@ -508,6 +508,20 @@ export const FIELDS: readonly FieldDef[] = [
     use: "always",
   },
   {
+    path: "evaluation.tasks",
+    label: "Evaluated on",
+    hint: "Test tasks (what the table reports) or validation tasks, to choose settings without looking at the test tasks",
+    section: "Evaluation",
+    kind: {
+      type: "enum",
+      options: [
+        { value: "test", label: "Test tasks" },
+        { value: "validation", label: "Validation tasks (train tasks from 2,000 on)" },
+      ],
+    },
+    use: "always",
+  },
+  {
     path: "evaluation.simulated",
     label: "Sim-to-real tasks",
     hint: "Of those test tasks, also played in the synthetic environment: the sim-to-real gap (0: off)",
@@ -714,6 +728,12 @@ export function changeValue(values: FormValues, path: string, value: FieldValue)
  * method ignores are left out (they would suggest an effect they did not have); an unreadable config (an older
  * schema) is shown whole, as stored.
  */
+/** Which held-out tasks a stored run was evaluated on (runs stored before the setting: the test tasks). */
+export function evaluatedOn(stored: unknown): "test" | "validation" {
+  const parsed = RunConfig.safeParse(stored);
+  return parsed.success ? parsed.data.evaluation.tasks : "test";
+}
+
 export function usedSettings(stored: unknown): Array<{ path: string; label: string; value: string }> {
   const parsed = RunConfig.safeParse(stored);
   if (!parsed.success) return flatten(stored).map(([path, value]) => ({ path, label: path, value }));

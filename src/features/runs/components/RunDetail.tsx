@@ -8,7 +8,7 @@ import { Allowed } from "@/features/auth/components/Allowed";
 import { NotFound } from "@/features/shared/components/NotFound";
 import { isActiveStatus } from "@/shared/enums";
 import { isNotFound, useTRPC } from "@/trpc/react";
-import { usedSettings } from "../configForm";
+import { evaluatedOn, usedSettings } from "../configForm";
 import { type CurveRow, finalIteration, proxyOfExtra, simGap, withFinal } from "../curves";
 import { budgetText, count, gapPoints, iterationsText, pct, progressPercent, seconds } from "../format";
 import styles from "../runs.module.css";
@@ -89,6 +89,7 @@ export function RunDetail({ id }: { id: string }) {
   if (run.error && !run.data) return <div className="error">{run.error.message}</div>;
   if (!run.data) return <p className="hint">Loading…</p>;
   const r = run.data;
+  const heldOut = evaluatedOn(r.config);
   const rows: CurveRow[] = r.metrics.map((m) => ({
     iteration: m.iteration,
     syntheticSuccess: m.syntheticSuccess,
@@ -241,7 +242,10 @@ export function RunDetail({ id }: { id: string }) {
           ))
         ) : (
           <div className={styles.stat}>
-            <dt>Real-env success (final)</dt>
+            <dt>
+              Real-env success (final
+              {heldOut === "validation" ? ", validation tasks" : ""})
+            </dt>
             <dd data-testid="run-final-success">
               {pct(r.finalRealSuccess)}
               {r.untrainedRealSuccess !== null ? (
@@ -314,7 +318,7 @@ export function RunDetail({ id }: { id: string }) {
             subtitle={
               external
                 ? "the trainer's episodes per policy version"
-                : "rollouts · test tasks in the real and the synthetic env"
+                : `rollouts · ${heldOut} tasks in the real and the synthetic env`
             }
             testId="success-chart"
             data={successRows}
