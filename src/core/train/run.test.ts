@@ -180,6 +180,28 @@ describe("runTraining", () => {
     expect(parseRunConfig({ method: "dreamgym", domain: "shop" }).learningRateAnneal).toBe(0);
   });
 
+  it("warms a synthetic phase's step up over its first iterations, and leaves the real phase's alone", async () => {
+    const config = parseRunConfig({
+      ...tiny("dreamgym-s2r"),
+      iterations: 4,
+      learningRate: 0.01,
+      learningRateWarmup: 3,
+      realTransitions: 100,
+    });
+    const { reports } = await runReporting(config);
+    const synthetic = reports.filter((r) => r.phase === "synthetic").map((r) => r.learningRate);
+    expect(synthetic).toHaveLength(4);
+    [0.01 / 3, (0.01 * 2) / 3, 0.01, 0.01].forEach((lr, i) => expect(synthetic[i]).toBeCloseTo(lr, 12));
+    const real = reports.filter((r) => r.phase === "real");
+    expect(real.length).toBeGreaterThan(0);
+    expect(real.every((r) => r.learningRate === 0.01)).toBe(true);
+    // A different step in the first iterations is a different run; off by default.
+    const plain = await runReporting(parseRunConfig({ ...config, learningRateWarmup: 0 }));
+    expect(plain.reports.every((r) => r.learningRate === 0.01)).toBe(true);
+    expect(plain.result.checkpoint.weights).not.toBe(reports.at(-1)!.state.policy.weights);
+    expect(parseRunConfig({ method: "dreamgym", domain: "shop" }).learningRateWarmup).toBe(0);
+  });
+
   it("S2R interleaved: every (n+1)th iteration is real while the budget lasts, and the model learns what it saw", async () => {
     const config = parseRunConfig({
       ...tiny("dreamgym-s2r"),

@@ -47,7 +47,7 @@ export interface IterationReport {
   syntheticTransitions: number;
   taskStats: TaskIterationStats[];
   update: UpdateStats;
-  /** The Adam step size of this iteration's update (its phase's, annealed by learningRateAnneal). */
+  /** The Adam step size of this iteration's update (its phase's, annealed by learningRateAnneal, warmed up by learningRateWarmup). */
   learningRate: number;
   generated: Task[];
   /** The iteration's rollouts, for the store (with the real environment's answers where it has one). */
@@ -114,6 +114,11 @@ export function experienceSettings(config: RunConfig): ExperienceSettings {
       : {}),
     ...(config.experience.pessimism.mode !== "off" ? { pessimism: config.experience.pessimism } : {}),
   };
+}
+
+/** The share of its step a synthetic iteration takes during the warm-up (config.learningRateWarmup). */
+export function warmedUp(warmup: number, iteration: number): number {
+  return warmup > 0 ? Math.min(1, (iteration + 1) / warmup) : 1;
 }
 
 /** GRPO or PPO with every knob from the run's config. `reference` anchors GRPO's KL penalty. */
@@ -277,7 +282,8 @@ export async function runTraining(config: RunConfig, deps: RunDeps): Promise<Run
         const turnSpec = realTurn && realSpec ? realSpec : phaseSpec;
         const learningRate =
           (source === "real" ? realLearningRate : config.learningRate) *
-          (1 - config.learningRateAnneal * phaseFraction(turnSpec, config, counters));
+          (1 - config.learningRateAnneal * phaseFraction(turnSpec, config, counters)) *
+          (source === "synthetic" ? warmedUp(config.learningRateWarmup, iterations) : 1);
         learner.setLearningRate(learningRate);
         // Real rollouts join the buffer when the model learns them. Synthetic ones join it only where retrieval may
         // return them (offlineOnly off): otherwise they could never be read, and adding them costs a fifteenth of

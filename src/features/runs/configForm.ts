@@ -252,6 +252,14 @@ export const FIELDS: readonly FieldDef[] = [
     kind: num(0, 0.1),
     use: "rl",
   },
+  {
+    path: "learningRateWarmup",
+    label: "Learning-rate warm-up",
+    hint: "Synthetic iterations over which the step grows to its full size (0: none); keeps the first, nearly random iterations from deciding the run",
+    section: "Policy optimisation",
+    kind: int(0),
+    use: "synthetic",
+  },
   ...clippedUpdateFields("grpo", "GRPO"),
   {
     path: "grpo.klBeta",
