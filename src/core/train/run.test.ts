@@ -191,7 +191,8 @@ describe("runTraining", () => {
     const { reports } = await runReporting(config);
     const synthetic = reports.filter((r) => r.phase === "synthetic").map((r) => r.learningRate);
     expect(synthetic).toHaveLength(4);
-    [0.01 / 3, (0.01 * 2) / 3, 0.01, 0.01].forEach((lr, i) => expect(synthetic[i]).toBeCloseTo(lr, 12));
+    for (const [i, lr] of [0.01 / 3, (0.01 * 2) / 3, 0.01, 0.01].entries())
+      expect(synthetic[i]).toBeCloseTo(lr, 12);
     const real = reports.filter((r) => r.phase === "real");
     expect(real.length).toBeGreaterThan(0);
     expect(real.every((r) => r.learningRate === 0.01)).toBe(true);
