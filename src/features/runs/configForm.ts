@@ -1,5 +1,6 @@
 import { REAL_DOMAIN_LABELS, REAL_DOMAIN_NAMES } from "@/core/envs/names";
 import { RunConfig } from "@/core/train/config";
+import { type HeldOutTasks, VALIDATION_OFFSET } from "@/core/train/heldOut";
 import {
   isRunMethod,
   METHODS,
@@ -524,7 +525,7 @@ export const FIELDS: readonly FieldDef[] = [
       type: "enum",
       options: [
         { value: "test", label: "Test tasks" },
-        { value: "validation", label: "Validation tasks (train tasks from 2,000 on)" },
+        { value: "validation", label: `Validation tasks (train tasks from ${VALIDATION_OFFSET} on)` },
       ],
     },
     use: "always",
@@ -724,6 +725,12 @@ export function isUsed(field: FieldDef, values: FormValues): boolean {
  * A method change also resets what the method decides by default (task generation is off for real-env
  * baselines), so that switching a DreamGym preset to "real" does not quietly keep DreamGym's curriculum.
  */
+/** Which held-out tasks a stored run was evaluated on (runs stored before the setting: the test tasks). */
+export function evaluatedOn(stored: unknown): HeldOutTasks {
+  const parsed = RunConfig.safeParse(stored);
+  return parsed.success ? parsed.data.evaluation.tasks : "test";
+}
+
 export function changeValue(values: FormValues, path: string, value: FieldValue): FormValues {
   const next = { ...values, [path]: value };
   if (path === "method" && typeof value === "string" && isRunMethod(value))
@@ -736,12 +743,6 @@ export function changeValue(values: FormValues, path: string, value: FieldValue)
  * method ignores are left out (they would suggest an effect they did not have); an unreadable config (an older
  * schema) is shown whole, as stored.
  */
-/** Which held-out tasks a stored run was evaluated on (runs stored before the setting: the test tasks). */
-export function evaluatedOn(stored: unknown): "test" | "validation" {
-  const parsed = RunConfig.safeParse(stored);
-  return parsed.success ? parsed.data.evaluation.tasks : "test";
-}
-
 export function usedSettings(stored: unknown): Array<{ path: string; label: string; value: string }> {
   const parsed = RunConfig.safeParse(stored);
   if (!parsed.success) return flatten(stored).map(([path, value]) => ({ path, label: path, value }));
