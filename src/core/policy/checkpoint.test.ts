@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { shop } from "../envs/shop";
 import { Rng } from "../util/random";
-import { base64ToFloat32, float32ToBase64, uint32ToBase64 } from "./base64";
+import { base64ToFloat32, encodeBytesInJs, float32ToBase64, uint32ToBase64 } from "./base64";
 import { CheckpointMismatchError, loadCheckpoint, saveCheckpoint } from "./checkpoint";
 import { FEATURE_SPACE_VERSION } from "./features";
 import { LinearPolicy } from "./linearPolicy";
@@ -121,5 +121,18 @@ describe("checkpoints", () => {
     }
     expect(Object.is(base64ToFloat32(float32ToBase64(Float32Array.from([-0])))[0], -0)).toBe(true);
     expect(() => base64ToFloat32("abc")).toThrow(/multiple of 4/);
+  });
+
+  it("writes the same base64 in the browser (no Buffer) as with Node's native encoder", () => {
+    const rng = new Rng(7);
+    for (let n = 0; n <= 40; n++) {
+      const bytes = Uint8Array.from({ length: n }, () => Math.floor(rng.next() * 256));
+      // An offset view, as a typed array's bytes are when the array is a subarray.
+      const view = new Uint8Array(new Uint8Array([9, ...bytes]).buffer, 1, n);
+      expect(encodeBytesInJs(view)).toBe(Buffer.from(bytes).toString("base64"));
+      expect(float32ToBase64(new Float32Array(view.slice(0, n - (n % 4)).buffer))).toBe(
+        encodeBytesInJs(view.slice(0, n - (n % 4))),
+      );
+    }
   });
 });

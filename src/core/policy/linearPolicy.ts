@@ -20,7 +20,9 @@
  * episode key with episode(key).
  */
 
+import { LRUCache } from "lru-cache";
 import type { Observation, Policy, PolicyDecision, Step, Task } from "../types";
+import { contentId } from "../util/contentIds";
 import { hashString, Rng } from "../util/random";
 import { buildContext } from "./context";
 import type { Decision } from "./decision";
@@ -69,6 +71,15 @@ export interface EpisodeOptions {
   record?: boolean;
 }
 
+/**
+ * Decisions whose features are remembered at most (about 10 KB each). A group's rollouts start from the same
+ * states and a settled policy repeats whole episodes: a third of a DreamGym run's decisions have the very same
+ * task, history and state as an earlier one, and their features (not their probabilities) are a function of those.
+ */
+const FEATURES_MEMO = 4_096;
+
+type Featurized = { actions: string[]; rows: CandidateRows; state: Int32Array };
+
 export class LinearPolicy implements Policy {
   readonly dimension: number;
   readonly mask: number;
@@ -78,6 +89,8 @@ export class LinearPolicy implements Policy {
   temperature: number;
   greedy: boolean;
   fallbackAction: string;
+  /** FEATURES_MEMO; what it holds is never changed by its readers. */
+  private readonly featurized = new LRUCache<string, Featurized>({ max: FEATURES_MEMO });
 
   constructor(options: LinearPolicyOptions) {
     const dimension = options.dimension ?? DEFAULT_DIMENSION;
@@ -118,17 +131,17 @@ export class LinearPolicy implements Policy {
   }
 
   /** Features of a state's candidates; `extra` appends an action the candidate source did not list. */
-  featurize(
-    task: Task,
-    history: readonly Step[],
-    observation: Observation,
-    extra?: string,
-  ): { actions: string[]; rows: CandidateRows; state: Int32Array } {
+  featurize(task: Task, history: readonly Step[], observation: Observation, extra?: string): Featurized {
+    const key = `${contentId(task)} ${contentId(observation)} ${history.map(contentId).join(",")} ${extra === undefined ? "-" : `+${extra}`}`;
+    const hit = this.featurized.get(key);
+    if (hit) return hit;
     let actions = this.candidates(task, observation);
     if (actions.length === 0) actions = [this.fallbackAction];
     if (extra !== undefined && !actions.includes(extra)) actions = [...actions, extra];
     const ctx = buildContext(task, history, observation);
-    return { actions, ...decisionFeatures(ctx, actions, this.mask) };
+    const featurized = { actions, ...decisionFeatures(ctx, actions, this.mask) };
+    this.featurized.set(key, featurized);
+    return featurized;
   }
 
   /** Log-probabilities of a decision's candidates under the current weights. */

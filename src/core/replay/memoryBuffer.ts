@@ -232,7 +232,7 @@ export class MemoryReplayBuffer implements ReplayBuffer {
       });
       seen.set(partition, partition.log.length);
     }
-    return { query, best: offer.best, seen };
+    return { query, best: offer.result(), seen };
   }
 
   private catchUp(answer: Answer, domain: string, k: number, filter: SimilarFilter): void {
@@ -247,18 +247,25 @@ export class MemoryReplayBuffer implements ReplayBuffer {
       }
       answer.seen.set(partition, log.length);
     }
+    answer.best = offer.result();
   }
 }
 
 /**
  * A running top-k, best first, that transitions are offered to. The result does not depend on the order they are
- * offered in: ties are ordered by content (byScoreThenContent).
+ * offered in: ties are ordered by content (byScoreThenContent). A scan admits a transition to the running top-k
+ * a hundred times or so for the k it returns, so an entry becomes a demonstration (a copy) only in `result`, and
+ * the demonstrations it started from stay the same objects (experience models remember work by them).
  */
-function offerTo(best: Demonstration[], k: number, filter: SimilarFilter) {
+function offerTo(start: Demonstration[], k: number, filter: SimilarFilter) {
   const excludeIds = new Set(filter.excludeIds ?? []);
   const excludeTasks = new Set(filter.excludeTaskIds ?? []);
+  const best: { transition: Transition; score: number; demo?: Demonstration }[] = start.map((demo) => ({
+    transition: demo,
+    score: demo.score,
+    demo,
+  }));
   return {
-    best,
     /** False when nothing with this score can enter: the list is full of better ones. */
     admits(score: number): boolean {
       const worst = best[best.length - 1];
@@ -267,14 +274,25 @@ function offerTo(best: Demonstration[], k: number, filter: SimilarFilter) {
     add(transition: Transition, score: number): void {
       if (excludeIds.has(transition.id)) return;
       if (transition.taskId !== undefined && excludeTasks.has(transition.taskId)) return;
-      // Compared before it is copied: most transitions offered never enter.
       const last = best[best.length - 1];
-      if (best.length >= k && last && byScoreThenContentOf(score, transition, last.score, last) > 0) return;
+      if (
+        best.length >= k &&
+        last &&
+        byScoreThenContentOf(score, transition, last.score, last.transition) > 0
+      )
+        return;
       // Insertion into a short sorted list: k is small, so this beats sorting every row.
       let at = best.length;
-      while (at > 0 && byScoreThenContentOf(score, transition, best[at - 1]!.score, best[at - 1]!) < 0) at--;
-      best.splice(at, 0, { ...transition, score });
+      while (
+        at > 0 &&
+        byScoreThenContentOf(score, transition, best[at - 1]!.score, best[at - 1]!.transition) < 0
+      )
+        at--;
+      best.splice(at, 0, { transition, score });
       if (best.length > k) best.pop();
+    },
+    result(): Demonstration[] {
+      return best.map((e) => e.demo ?? { ...e.transition, score: e.score });
     },
   };
 }

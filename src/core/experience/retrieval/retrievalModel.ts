@@ -1,6 +1,7 @@
 import { LRUCache } from "lru-cache";
 import type { Demonstration } from "../../replay/buffer";
-import type { Observation, Step, Transition } from "../../types";
+import type { Observation, Transition } from "../../types";
+import { contentId } from "../../util/contentIds";
 import { actionTemplate, isAdmissible, normaliseAction } from "../admissible";
 import { combine } from "../confidence";
 import type {
@@ -60,6 +61,8 @@ interface Candidate {
   exact: boolean;
   score: number;
   next: Observation;
+  /** The words of `next`, as deliberation compares them. */
+  nextWords: Set<string>;
 }
 
 const squash = (text: string) => text.replace(/\s+/g, " ").trim().toLowerCase();
@@ -70,6 +73,8 @@ interface Mapping {
   exact: boolean;
   /** The demonstration's next state rewritten for this step: computed when first read (most are never read). */
   readonly next: Observation;
+  /** Its words, made once: deliberation compares every candidate's with every other's at each step. */
+  readonly nextWords: Set<string>;
 }
 
 /** Demonstrations whose goal evidence is remembered at most (the same neighbours come back step after step). */
@@ -91,34 +96,18 @@ const MAPPINGS_PER_DEMONSTRATION = 512;
 const PREDICTIONS_MEMO = 20_000;
 
 /**
- * Each history step as JSON, made once per step object: a step is never changed once taken, and an episode's
- * steps come back in the history of every later step (writing them all again made the key quadratic in length).
- */
-const stepJson = new WeakMap<Step, string>();
-
-/**
- * Everything a prediction reads, as one string: demonstrations by id and score (an id names one transition), then
- * the history's steps. The JSON array ends where its brackets close and JSON never holds a raw NUL, so the string
- * still names one input.
+ * Everything a prediction reads, as one short string: the task, state and history steps by content id, the
+ * action, then demonstrations by id and score (an id names one transition). The JSON array ends where its brackets
+ * close, so the string still names one input.
  */
 function predictionKey(input: ExperienceInput): string {
-  let key = JSON.stringify([
-    input.task.id,
-    input.task.domain,
-    input.task.instruction,
-    input.state,
+  return JSON.stringify([
+    contentId(input.task),
+    contentId(input.state),
     input.action,
     input.demonstrations.map((d) => `${d.id}\u0000${d.score}`),
+    input.history.map(contentId),
   ]);
-  for (const step of input.history) {
-    let json = stepJson.get(step);
-    if (json === undefined) {
-      json = JSON.stringify(step);
-      stepJson.set(step, json);
-    }
-    key += `\u0000${json}`;
-  }
-  return key;
 }
 
 function sameList(a: readonly string[] | undefined, b: readonly string[] | undefined): boolean {
@@ -228,7 +217,16 @@ function jaccard(a: Set<string>, b: Set<string>): number {
 }
 
 function quote(text: string, max = 140): string {
-  const flat = text.replace(/\s+/g, " ").trim();
+  // Pages run to kilobytes and a quote keeps the first `max` characters: flattening a prefix with room to spare
+  // gives the same quote whenever the prefix alone has more than `max` of them before its trailing space.
+  const head =
+    text.length > 4 * max
+      ? text
+          .slice(0, 4 * max)
+          .replace(/\s+/g, " ")
+          .trimStart()
+      : undefined;
+  const flat = head !== undefined && head.trimEnd().length > max ? head : text.replace(/\s+/g, " ").trim();
   return flat.length <= max ? `"${flat}"` : `"${flat.slice(0, max)}…"`;
 }
 
@@ -317,12 +315,17 @@ export class RetrievalExperienceModel implements ExperienceModel {
       normaliseAction(demo.action) === normaliseAction(input.action);
     const instruction = input.task.instruction;
     let next: Observation | undefined;
+    let nextWords: Set<string> | undefined;
     const mapping: Mapping = {
       analogy: a,
       exact,
       get next() {
         next ??= adapt(demo, a, exact, instruction);
         return next;
+      },
+      get nextWords() {
+        nextWords ??= wordSet(this.next.text);
+        return nextWords;
       },
     };
     byStep.set(key, mapping);
@@ -500,6 +503,9 @@ export class RetrievalExperienceModel implements ExperienceModel {
           get next() {
             return mapping.next;
           },
+          get nextWords() {
+            return mapping.nextWords;
+          },
         };
       })
       .sort((x, y) => y.score - x.score || x.index - y.index);
@@ -585,7 +591,7 @@ function deliberate(candidates: Candidate[]): { chosen: Candidate; agreeing: num
   if (candidates[0]!.exact) return { chosen: candidates[0]!, agreeing: 1, considered: 1 };
   const pool = candidates.filter((c) => c.sameTemplate).slice(0, DELIBERATION);
   if (pool.length <= 1) return { chosen: pool[0] ?? candidates[0]!, agreeing: 1, considered: 1 };
-  const sets = pool.map((c) => wordSet(c.next.text));
+  const sets = pool.map((c) => c.nextWords);
   let bestIndex = 0;
   let bestValue = -1;
   let agreeing = 1;
