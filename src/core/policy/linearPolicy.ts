@@ -22,7 +22,7 @@
 
 import { LRUCache } from "lru-cache";
 import type { Observation, Policy, PolicyDecision, Step, Task } from "../types";
-import { contentId } from "../util/contentIds";
+import { contentId, stepId } from "../util/contentIds";
 import { hashString, Rng } from "../util/random";
 import { buildContext } from "./context";
 import type { Decision } from "./decision";
@@ -132,7 +132,7 @@ export class LinearPolicy implements Policy {
 
   /** Features of a state's candidates; `extra` appends an action the candidate source did not list. */
   featurize(task: Task, history: readonly Step[], observation: Observation, extra?: string): Featurized {
-    const key = `${contentId(task)} ${contentId(observation)} ${history.map(contentId).join(",")} ${extra === undefined ? "-" : `+${extra}`}`;
+    const key = `${contentId(task)} ${contentId(observation)} ${history.map(stepId).join(",")} ${extra === undefined ? "-" : `+${extra}`}`;
     const hit = this.featurized.get(key);
     if (hit) return hit;
     let actions = this.candidates(task, observation);

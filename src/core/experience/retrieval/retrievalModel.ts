@@ -1,7 +1,7 @@
 import { LRUCache } from "lru-cache";
 import type { Demonstration } from "../../replay/buffer";
 import type { Observation, Transition } from "../../types";
-import { contentId } from "../../util/contentIds";
+import { contentId, stepId } from "../../util/contentIds";
 import { actionTemplate, isAdmissible, normaliseAction } from "../admissible";
 import { combine } from "../confidence";
 import type {
@@ -106,7 +106,7 @@ function predictionKey(input: ExperienceInput): string {
     contentId(input.state),
     input.action,
     input.demonstrations.map((d) => `${d.id}\u0000${d.score}`),
-    input.history.map(contentId),
+    input.history.map(stepId),
   ]);
 }
 
