@@ -194,6 +194,10 @@ async function embeddedRow({ stored, predictionThreads, threads }: (typeof EMBED
         offset,
       });
     }
+    // As the worker's collect job does: the offline data is in the replay buffer before any run (the train job
+    // indexes the rollouts it writes, not the data a database was seeded with).
+    const { indexPending } = await import("@/server/replay/syncSteps");
+    await indexPending(db);
     const { runDeps } = await import("@/server/train/runDeps");
     const config = parseRunConfig({
       method: "dreamgym",

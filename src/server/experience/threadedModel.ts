@@ -12,6 +12,7 @@ import type {
 } from "@/core/experience/types";
 import type { Transition } from "@/core/types";
 import { RequestThreads } from "../threads/requestThreads";
+import { threadEntry } from "../threads/threadEntry";
 
 /** Threads by default: the cores beside the one that runs rollouts, policy and retrieval. */
 export function defaultThreads(): number {
@@ -31,9 +32,11 @@ export class ThreadedExperienceModel implements ExperienceModel {
   constructor(settings: Pick<ExperienceSettings, "reasoning">, count: number, memory?: OfflineMemory) {
     // Every thread learns the same memory, so any thread gives the same answer.
     const data: PredictThreadData = { reasoning: settings.reasoning, memory: memory?.toData() };
-    // A plain module that registers the TypeScript loader, then loads the thread (predictThread.boot.mjs).
     this.threads = new RequestThreads(
-      new URL("./predictThread.boot.mjs", import.meta.url),
+      threadEntry(
+        new URL("./predictThread.ts", import.meta.url),
+        new URL("./predictThread.boot.mjs", import.meta.url),
+      ),
       data,
       count,
       "experience model thread",

@@ -5,6 +5,7 @@ import type { IterationReport } from "@/core/train/run";
 import { databaseUrlOf } from "../db";
 import { type Fence, fenceClaimOf, LeaseLost } from "../queue/fence";
 import type { JobContext } from "../queue/worker";
+import { threadEntry } from "../threads/threadEntry";
 import { recordIteration } from "./runStore";
 
 /**
@@ -101,10 +102,13 @@ class ThreadedWriter implements IterationWriter {
     private readonly db: JobContext["db"],
     private readonly onRecorded: OnRecorded,
   ) {
-    // A plain module that registers the TypeScript loader, then loads the thread (iterationWriterThread.boot.mjs).
-    this.worker = new Worker(new URL("./iterationWriterThread.boot.mjs", import.meta.url), {
-      workerData: data,
-    });
+    this.worker = new Worker(
+      threadEntry(
+        new URL("./iterationWriterThread.ts", import.meta.url),
+        new URL("./iterationWriterThread.boot.mjs", import.meta.url),
+      ),
+      { workerData: data },
+    );
     this.worker.on("message", (m: FromWriter) => {
       const key = `${m.type === "failed" ? "any" : m.type}:${m.iteration}`;
       if (m.type === "committed") this.onRecorded(m.iteration, m.progress);

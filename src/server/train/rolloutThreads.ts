@@ -7,6 +7,7 @@ import type { CollectedEpisode } from "@/core/rl/collect";
 import type { RolloutPool } from "@/core/train/rolloutPool";
 import type { Task, Transition } from "@/core/types";
 import { RequestThreads } from "../threads/requestThreads";
+import { threadEntry } from "../threads/threadEntry";
 
 /** What a rollout thread is started with: enough to rebuild the run's synthetic environment exactly. */
 export interface RolloutThreadData {
@@ -63,7 +64,10 @@ export class ThreadRolloutPool implements RolloutPool {
     private readonly perThread: number,
   ) {
     this.threads = new RequestThreads(
-      new URL("./rolloutThread.boot.mjs", import.meta.url),
+      threadEntry(
+        new URL("./rolloutThread.ts", import.meta.url),
+        new URL("./rolloutThread.boot.mjs", import.meta.url),
+      ),
       data,
       count,
       "rollout thread",
