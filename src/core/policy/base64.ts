@@ -12,8 +12,8 @@ const ascii = new TextDecoder("latin1");
 
 /**
  * The runtime's native encoder where it has one (Node's Buffer; src/core imports nothing, so it is looked up, not
- * imported): a run encodes its learner's state every iteration, and on the embedded loop's main thread the
- * encoder below was 3% of a run's time. Both write standard padded base64.
+ * imported): a run encodes its learner's state every iteration, and the encoder below took 0.33 s of the main
+ * thread's 14 in the rollouts bench's storing job. Both write standard padded base64.
  */
 const nativeEncoder = (
   globalThis as {
