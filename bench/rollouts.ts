@@ -13,7 +13,7 @@
  * rollout thread playing a share of them; the job also with the embedded model's predictions on a thread. Each
  * embedded row runs in a fresh process.
  *
- *   npm run bench -- rollouts [--latency-ms 200] [--limits 1,8,32,128] [--only endpoint|embedded]
+ *   npm run bench -- rollouts [--latency-ms 200] [--limits 1,8,32,128] [--only endpoint|embedded] [--repeat 3]
  */
 import { spawn } from "node:child_process";
 import fs from "node:fs";
@@ -145,25 +145,39 @@ const EMBEDDED_ROWS = [
 /**
  * Each embedded row in a process of its own, as a worker that has just started would run it: in one process the
  * later rows found the earlier ones' memos (page views, alignments, embeddings) warm for the very same episodes,
- * which flattered them.
+ * which flattered them. Each row runs `repeat` times, interleaved with the other rows, and keeps its median run
+ * (the figures of every run beside it): on this 2-core host the same run's speed varied by a fifth from minute to
+ * minute, and one run recorded the minute, not the code.
  */
-async function embeddedBench() {
-  const rows = [];
-  for (let i = 0; i < EMBEDDED_ROWS.length; i++) {
-    const child = spawn(
-      process.execPath,
-      ["--import", "tsx", path.join("bench", "main.ts"), "rollouts", "--embedded-row", String(i)],
-      { stdio: ["ignore", "pipe", "inherit"] },
-    );
-    let out = "";
-    child.stdout.on("data", (chunk) => {
-      out += chunk;
-    });
-    const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
-    if (code !== 0) throw new Error(`embedded row ${i} exited with code ${code}`);
-    rows.push(JSON.parse(out.trim().split("\n").at(-1)!));
+async function embeddedBench(repeat: number) {
+  const runs: Record<string, unknown>[][] = EMBEDDED_ROWS.map(() => []);
+  for (let r = 0; r < repeat; r++) {
+    for (let i = 0; i < EMBEDDED_ROWS.length; i++) {
+      const child = spawn(
+        process.execPath,
+        ["--import", "tsx", path.join("bench", "main.ts"), "rollouts", "--embedded-row", String(i)],
+        { stdio: ["ignore", "pipe", "inherit"] },
+      );
+      let out = "";
+      child.stdout.on("data", (chunk) => {
+        out += chunk;
+      });
+      const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
+      if (code !== 0) throw new Error(`embedded row ${i} exited with code ${code}`);
+      runs[i]!.push(JSON.parse(out.trim().split("\n").at(-1)!));
+    }
   }
-  return { cores: os.availableParallelism(), rows };
+  const rows = runs.map((row, i) => {
+    const speeds = row.map((run) => run.transitionsPerSecond as number);
+    const median = [...row].sort(
+      (a, b) => (a.transitionsPerSecond as number) - (b.transitionsPerSecond as number),
+    )[Math.floor((row.length - 1) / 2)]!;
+    process.stderr.write(
+      `embedded row ${JSON.stringify(EMBEDDED_ROWS[i])}: median ${median.transitionsPerSecond} of ${speeds.join(" / ")} transitions/s\n`,
+    );
+    return { ...median, runs: speeds };
+  });
+  return { cores: os.availableParallelism(), repeat, rows };
 }
 
 /** One embedded row, on a fresh database seeded with offline data: what a user's run costs per step. */
@@ -278,7 +292,10 @@ export async function rolloutsBench(args: string[]): Promise<void> {
   const limits = option(args, "--limits", "1,8,32,128").split(",").map(Number);
   const only = option(args, "--only", "");
   const endpoint = only === "embedded" ? undefined : await endpointBench(latencyMs, limits);
-  const embedded = only === "endpoint" ? undefined : await embeddedBench();
+  const repeat = Number(option(args, "--repeat", "3"));
+  if (!Number.isInteger(repeat) || repeat < 1)
+    throw new Error(`--repeat: a whole number of runs from 1, got ${repeat}`);
+  const embedded = only === "endpoint" ? undefined : await embeddedBench(repeat);
   const out = path.join("bench", "results", "rollouts.json");
   const previous = fs.existsSync(out) ? JSON.parse(fs.readFileSync(out, "utf8")) : {};
   const results = {
