@@ -46,7 +46,8 @@ export interface WriterThreadData {
 
 export type ToWriter =
   | { type: "prepare"; report: IterationReport }
-  | { type: "commit"; iteration: number }
+  /** `final`: the job's last iteration, whose state is always the checkpoint. */
+  | { type: "commit"; iteration: number; final: boolean }
   | { type: "close" };
 export type FromWriter =
   | { type: "prepared"; iteration: number }
@@ -138,14 +139,14 @@ class ThreadedWriter implements IterationWriter {
 
   async write(report: IterationReport): Promise<void> {
     await this.settled();
-    this.commitUncommitted();
+    this.commitUncommitted(false);
     this.send({ type: "prepare", report }, `prepared:${report.iteration}`);
     this.uncommitted = report.iteration;
   }
 
   async flush(): Promise<void> {
     await this.settled();
-    this.commitUncommitted();
+    this.commitUncommitted(true);
     await this.settled();
   }
 
@@ -163,9 +164,9 @@ class ThreadedWriter implements IterationWriter {
     await this.exited;
   }
 
-  private commitUncommitted(): void {
+  private commitUncommitted(final: boolean): void {
     if (this.uncommitted === undefined) return;
-    this.send({ type: "commit", iteration: this.uncommitted }, `committed:${this.uncommitted}`);
+    this.send({ type: "commit", iteration: this.uncommitted, final }, `committed:${this.uncommitted}`);
     this.uncommitted = undefined;
   }
 

@@ -141,6 +141,8 @@ export async function commitIteration(
   config: RunConfig,
   { report, rows }: PreparedIteration,
   fence?: Fence,
+  /** Whether this iteration's state becomes the run's checkpoint (the writer thread spaces them out). */
+  checkpoint = true,
 ): Promise<number> {
   await ensureTasks(
     db,
@@ -177,14 +179,16 @@ export async function commitIteration(
         successRate: s.successRate,
       })),
     });
-    // Bulk: a checkpoint is megabytes of JSON (policy and optimizer), which Prisma's query compiler would copy.
-    await tx.$executeRaw`DELETE FROM "Checkpoint" WHERE "runId" = ${runId}`;
-    await bulkInsert(
-      tx,
-      "Checkpoint",
-      ["id", "runId", "iteration", "state", "createdAt"],
-      [[randomUUID(), runId, report.iteration, JSON.stringify(report.state), new Date()]],
-    );
+    if (checkpoint) {
+      // Bulk: a checkpoint is megabytes of JSON (policy and optimizer), which Prisma's query compiler would copy.
+      await tx.$executeRaw`DELETE FROM "Checkpoint" WHERE "runId" = ${runId}`;
+      await bulkInsert(
+        tx,
+        "Checkpoint",
+        ["id", "runId", "iteration", "state", "createdAt"],
+        [[randomUUID(), runId, report.iteration, JSON.stringify(report.state), new Date()]],
+      );
+    }
     await tx.run.update({
       where: { id: runId },
       data: {

@@ -140,7 +140,7 @@ describe("training runs in the worker", () => {
     const { runId, jobId } = await createRun(t.db, long);
     let recorded = 0;
     for (let crash = 1; crash <= 5; crash++) {
-      // Each worker records at least one more iteration, then is killed with the job's lease still held.
+      // Each worker checkpoints at least one more iteration, then is killed with the job's lease still held.
       const child = spawnSync(
         process.execPath,
         ["--import", "tsx", path.join("tests", "helpers", "crashingWorker.ts")],
@@ -155,7 +155,8 @@ describe("training runs in the worker", () => {
         },
       );
       expect(child.signal, `crash ${crash}: ${child.stderr}`).toBe("SIGKILL");
-      const now = (await t.db.run.findUniqueOrThrow({ where: { id: runId } })).iteration;
+      // Progress that survives the crash is the checkpoint's: each attempt's first iteration is one.
+      const now = (await t.db.checkpoint.findFirstOrThrow({ where: { runId } })).iteration;
       expect(now, `crash ${crash}`).toBeGreaterThan(recorded);
       recorded = now;
       await new Promise((resolve) => setTimeout(resolve, 350)); // its lease runs out
