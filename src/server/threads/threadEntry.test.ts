@@ -32,6 +32,32 @@ parentPort?.postMessage(stepBucket(n));
     });
     await worker.terminate();
     expect(answer).toBe(5);
+    // A bundle removed under a running process (pruned by one with newer code) is made again.
+    fs.rmSync(fileURLToPath(entry));
+    expect(threadEntry(pathToFileURL(module), boot).href).toBe(entry.href);
+    expect(fs.existsSync(fileURLToPath(entry))).toBe(true);
+    fs.rmSync(fileURLToPath(entry));
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("prunes a day-old bundle of another version of the same module, and keeps younger ones", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "dreamgym-thread-"));
+    const name = `prunable${process.pid}`;
+    const module = path.join(dir, `${name}.ts`);
+    const cache = path.join("node_modules", ".cache", "dreamgym-threads");
+    fs.mkdirSync(cache, { recursive: true });
+    const old = path.join(cache, `${name}-0000000000000000.mjs`);
+    const young = path.join(cache, `${name}-1111111111111111.mjs`);
+    fs.writeFileSync(old, "");
+    fs.writeFileSync(young, "");
+    const dayAgo = new Date(Date.now() - 25 * 60 * 60 * 1000);
+    fs.utimesSync(old, dayAgo, dayAgo);
+    fs.writeFileSync(module, "export const one = 1;\n");
+    threadEntry(pathToFileURL(module), pathToFileURL(path.join(dir, "boot.mjs")));
+    expect(fs.existsSync(old)).toBe(false);
+    expect(fs.existsSync(young)).toBe(true);
+    for (const file of fs.readdirSync(cache))
+      if (file.startsWith(`${name}-`)) fs.rmSync(path.join(cache, file), { force: true });
     fs.rmSync(dir, { recursive: true, force: true });
   });
 

@@ -23,11 +23,27 @@ const entries = new Map<string, URL>();
 /** The URL to start a thread from: the bundle of `module` (a .ts file), or `boot` when there cannot be one. */
 export function threadEntry(module: URL, boot: URL): URL {
   let entry = entries.get(module.href);
-  if (!entry) {
+  // A long-lived worker's bundle may have been pruned by a process running newer code: made again, then.
+  if (!entry || (entry !== boot && !fs.existsSync(fileURLToPath(entry)))) {
     entry = bundle(module) ?? boot;
     entries.set(module.href, entry);
   }
   return entry;
+}
+
+/** Bundles of other versions of a module are removed once this old: the cache does not grow with every edit. */
+const PRUNE_AFTER_MS = 24 * 60 * 60 * 1000;
+
+function prune(name: string, keep: string): void {
+  for (const file of fs.readdirSync(CACHE)) {
+    const other = path.join(CACHE, file);
+    if (other === keep || !file.startsWith(`${name}-`)) continue;
+    try {
+      if (Date.now() - fs.statSync(other).mtimeMs > PRUNE_AFTER_MS) fs.rmSync(other, { force: true });
+    } catch {
+      // Another process pruned it first.
+    }
+  }
 }
 
 function bundle(module: URL): URL | undefined {
@@ -53,6 +69,7 @@ function bundle(module: URL): URL | undefined {
       const partial = `${file}.${process.pid}.partial`;
       fs.writeFileSync(partial, output.contents);
       fs.renameSync(partial, file);
+      prune(path.basename(source, ".ts"), file);
     }
     return pathToFileURL(file);
   } catch (error) {
