@@ -73,7 +73,7 @@ export interface EpisodeOptions {
 
 /**
  * Decisions whose features are remembered at most (about 10 KB each). A group's rollouts start from the same
- * states and a settled policy repeats whole episodes: a third of a DreamGym run's decisions have the very same
+ * states and a settled policy repeats whole episodes: 46% of a DreamGym run's decisions (rollouts bench) have the same
  * task, history and state as an earlier one, and their features (not their probabilities) are a function of those.
  */
 const FEATURES_MEMO = 4_096;

@@ -48,6 +48,7 @@ function prune(name: string, keep: string): void {
 
 function bundle(module: URL): URL | undefined {
   const source = fileURLToPath(module);
+  const name = path.basename(source, ".ts");
   try {
     const [output] = buildSync({
       entryPoints: [source],
@@ -62,14 +63,14 @@ function bundle(module: URL): URL | undefined {
     }).outputFiles;
     if (!output) throw new Error("esbuild wrote nothing");
     const hash = createHash("sha256").update(output.contents).digest("hex").slice(0, 16);
-    const file = path.join(CACHE, `${path.basename(source, ".ts")}-${hash}.mjs`);
+    const file = path.join(CACHE, `${name}-${hash}.mjs`);
     if (!fs.existsSync(file)) {
       fs.mkdirSync(CACHE, { recursive: true });
       // Whole or not at all: another process may be starting the same thread.
       const partial = `${file}.${process.pid}.partial`;
       fs.writeFileSync(partial, output.contents);
       fs.renameSync(partial, file);
-      prune(path.basename(source, ".ts"), file);
+      prune(name, file);
     }
     return pathToFileURL(file);
   } catch (error) {
