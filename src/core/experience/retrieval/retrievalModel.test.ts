@@ -184,6 +184,53 @@ describe("retrieval experience model", () => {
     const without = await model.predict({ ...input, history: [] });
     expect(without.next.text).not.toContain("mug 3");
   });
+
+  it("answers an input it has answered before as a fresh model would, whatever path led to the page", async () => {
+    const step = (from: string, action: string, to: string) => ({
+      state: { text: from },
+      action,
+      next: { text: to },
+      reward: 0,
+      done: false,
+      success: false,
+      valid: true,
+    });
+    const state = { text: "You arrive at bed 1." };
+    const histories = [
+      [],
+      [step("You arrive at sofa 1.", "go to bed 1", state.text)],
+      [
+        step("You arrive at sofa 1.", "go to armchair 1", "You arrive at armchair 1."),
+        step("x", "go to bed 1", state.text),
+      ],
+      // The same action earlier: a revisit, which the answer reads (and at another distance).
+      [
+        step(
+          "You arrive at sofa 1.",
+          "go to desk 1",
+          "You arrive at desk 1. On the desk 1, you see a mug 3.",
+        ),
+      ],
+      [
+        step(
+          "You arrive at sofa 1.",
+          "go to desk 1",
+          "You arrive at desk 1. On the desk 1, you see a mug 3.",
+        ),
+        step("You arrive at desk 1.", "go to bed 1", state.text),
+      ],
+    ];
+    const remembering = new RetrievalExperienceModel({ reasoning: true });
+    const without = ({ latencyMs: _, ...p }: { latencyMs: number }) => p;
+    for (const round of [0, 1])
+      for (const history of histories) {
+        const input = { task, history, state, action: "go to desk 1", demonstrations: [goTo] };
+        const fresh = await new RetrievalExperienceModel({ reasoning: true }).predict(input);
+        expect(without(await remembering.predict(input)), `round ${round}, ${history.length} steps`).toEqual(
+          without(fresh),
+        );
+      }
+  });
 });
 
 describe("retrieval experience model, outcome of a purchase", () => {
