@@ -286,6 +286,29 @@ describe("retrieval experience model, outcome of a purchase", () => {
     expect(p.reward).toBeLessThan(0.8);
   });
 
+  it("charges a purchase that skipped an asked choice for it, even when every demonstration made its choice", async () => {
+    const skipped = await model.predict({
+      task: shopTask,
+      history: [],
+      // Nothing selected: the page offers black, and the instruction asks for it.
+      state: {
+        ...page(asked("black"), "Kinetek Edge Bluetooth Speaker, Built In Microphone", "black"),
+        text: page(
+          asked("black"),
+          "Kinetek Edge Bluetooth Speaker, Built In Microphone",
+          "black",
+        ).text.replace(" [SEP] Selected: color: black", ""),
+      },
+      action: "click[buy now]",
+      // Only the experts: none of them broke a requirement.
+      demonstrations: demonstrations.slice(0, 3),
+    });
+    expect(skipped).toMatchObject({ done: true, success: false });
+    // Its page shows 75% of the instruction net of the broken choice, so the experts' 1 scales to 0.75; the choice
+    // none of them skipped costs a sixth of that again, as an outcome reward counts one requirement of about six.
+    expect(skipped.reward).toBeCloseTo(0.75 * (5 / 6), 3);
+  });
+
   it("checks the price bound only with reasoning: without it, a purchase above the bound passes like the experts'", async () => {
     const above = (reasoning: boolean) =>
       new RetrievalExperienceModel({ reasoning }).predict({

@@ -42,6 +42,14 @@ const EVIDENCE_BANDWIDTH = 0.05;
 const SUCCESS_EVIDENCE_SLACK = 0.3;
 /** The weight of a demonstration that broke a requirement for a step that breaks none, or the other way round. */
 const UNALIKE_WEIGHT = 0.02;
+/**
+ * The share of an outcome reward that each requirement broken here and not in a demonstration costs: outcome
+ * rewards count the goal's requirements (its attributes, options and price: about six in a WebShop instruction),
+ * and a demonstration that met them all says nothing of what one missed is worth. Without it a purchase that
+ * skipped an asked option, among demonstrations that all chose theirs, inherited their reward (the kernel weights
+ * normalise away), and was rewarded 0.92–0.99.
+ */
+const BROKEN_COST = 1 / 6;
 
 /** What the offline memory adds to the analogue's prediction. */
 interface Recall {
@@ -714,7 +722,8 @@ function estimateOutcome(
       // rewards grow with the goal satisfied, so below its evidence the reward scales down with ours (without
       // this, kernel weights normalise away and a half-right purchase inherits the experts' 1).
       const scale = e > evidence && e > 0 ? evidence / e : 1;
-      num += k * c.demo.reward * scale;
+      const excess = Math.max(0, here.broken.length - theirs.broken.length);
+      num += k * c.demo.reward * scale * Math.max(0, 1 - BROKEN_COST * excess);
       den += k;
       // A success that needed clearly more of its goal in view than this situation shows is no evidence of one here.
       // Nor is a success with fewer requirements broken than here.
