@@ -93,7 +93,10 @@ function commit(): string {
     const dirty = execFileSync("git", ["status", "--porcelain", "--untracked-files=no"], {
       encoding: "utf8",
     }).trim();
-    return dirty ? `${head} (with uncommitted changes)` : head;
+    if (!dirty) return head;
+    // Which files, so that a table run beside an edit of the README is not mistaken for one of changed code.
+    const files = dirty.split("\n").map((line) => line.slice(3));
+    return `${head} (with uncommitted changes to ${files.length > 5 ? `${files.length} files` : files.join(", ")})`;
   } catch {
     return "unknown";
   }
