@@ -186,15 +186,8 @@ describe("retrieval experience model", () => {
   });
 
   it("answers an input it has answered before as a fresh model would, whatever path led to the page", async () => {
-    const step = (from: string, action: string, to: string) => ({
-      state: { text: from },
-      action,
-      next: { text: to },
-      reward: 0,
-      done: false,
-      success: false,
-      valid: true,
-    });
+    // A history step is a transition's fields; the fixture's demonstrations carry them.
+    const step = (from: string, action: string, to: string) => demo(`step-${action}`, from, action, to);
     const state = { text: "You arrive at bed 1." };
     const histories = [
       [],
