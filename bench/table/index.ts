@@ -90,12 +90,16 @@ function selectedRows(domain: Domain, options: Options, seed: number): TableRow[
 function commit(): string {
   try {
     const head = execFileSync("git", ["rev-parse", "HEAD"], { encoding: "utf8" }).trim();
+    // Not trimmed: a porcelain line starts with its two status columns, the first often a space.
     const dirty = execFileSync("git", ["status", "--porcelain", "--untracked-files=no"], {
       encoding: "utf8",
-    }).trim();
-    if (!dirty) return head;
+    });
+    const files = dirty
+      .split("\n")
+      .filter((line) => line.length > 3)
+      .map((line) => line.slice(3));
+    if (files.length === 0) return head;
     // Which files, so that a table run beside an edit of the README is not mistaken for one of changed code.
-    const files = dirty.split("\n").map((line) => line.slice(3));
     return `${head} (with uncommitted changes to ${files.length > 5 ? `${files.length} files` : files.join(", ")})`;
   } catch {
     return "unknown";

@@ -187,6 +187,103 @@ describe("offline memory", () => {
     expect(p.confidence?.parts.match).toBe(1);
   });
 
+  it("goes back only to a page of the analogue's kind, and takes a revisit only from a page of the same kind", async () => {
+    const SEARCH = {
+      text: "WebShop [SEP] Instruction: [SEP] find a red mug [SEP] Search",
+      actions: ["search[...]"],
+    };
+    const ITEM = {
+      text: "Instruction: [SEP] find a red mug [SEP] Back to Search [SEP] < Prev [SEP] size [SEP] small [SEP] large [SEP] Red Stone Mug, Large [SEP] Description [SEP] Features [SEP] Buy Now",
+      actions: [
+        "click[back to search]",
+        "click[< prev]",
+        "click[small]",
+        "click[large]",
+        "click[description]",
+        "click[features]",
+        "click[buy now]",
+      ],
+    };
+    const DESCRIPTION = {
+      text: "Instruction: [SEP] find a red mug [SEP] Back to Search [SEP] < Prev [SEP] Description [SEP] A large mug of red stone",
+      actions: ["click[back to search]", "click[< prev]"],
+    };
+    const path: [Transition["state"], string, Transition["next"]][] = [
+      [SEARCH, "search[red mug]", RESULTS],
+      [RESULTS, "click[b01]", ITEM],
+      [ITEM, "click[description]", DESCRIPTION],
+      [DESCRIPTION, "click[< prev]", ITEM],
+      [ITEM, "click[back to search]", SEARCH],
+    ];
+    const episode = (n: number): Transition[] =>
+      path.map(([state, action, next], i) => ({
+        id: `e${n}-${i}`,
+        domain: "shop",
+        instruction: "find a red mug",
+        source: "offline" as const,
+        state,
+        action,
+        next,
+        reward: 0,
+        done: false,
+        success: false,
+        valid: true,
+      }));
+    const memory = OfflineMemory.fromTransitions([1, 2, 3, 4, 5].flatMap(episode));
+    expect(memory.goesBack("click[back to search]")).toBe(true);
+    expect(memory.goesBack("click[< prev]")).toBe(true);
+    const model = new RetrievalExperienceModel({ reasoning: true }, memory);
+    const task = {
+      id: "shop:test:1",
+      domain: "shop",
+      instruction: "find a red mug",
+      split: "test" as const,
+      origin: "seed" as const,
+    };
+    const step = ([state, action, next]: (typeof path)[number]) => ({
+      state,
+      action,
+      next,
+      reward: 0,
+      done: false,
+      success: false,
+      valid: true,
+    });
+    const demonstration = (i: number) => ({ ...episode(9)[i]!, score: 0.9 });
+
+    // The search page has left the history shown: no page there is of its kind, so the analogue's page stands.
+    const toSearch = await model.predict({
+      task,
+      history: [step(path[1]!), step(path[2]!), step(path[3]!)],
+      state: ITEM,
+      action: "click[back to search]",
+      demonstrations: [demonstration(4)],
+    });
+    expect(toSearch.next).toEqual(SEARCH);
+
+    // "< Prev" from the item page went to the listing; from its description it goes to the item page, as it did
+    // from another product's description.
+    const other = (text: string) =>
+      text
+        .replace("Red Stone Mug, Large", "Blue Glass Cup")
+        .replace("large mug of red stone", "small cup of blue glass");
+    const back = await model.predict({
+      task,
+      history: [step(path[1]!), step([ITEM, "click[< prev]", RESULTS]), step(path[1]!), step(path[2]!)],
+      state: DESCRIPTION,
+      action: "click[< prev]",
+      demonstrations: [
+        {
+          ...demonstration(3),
+          state: { ...DESCRIPTION, text: other(DESCRIPTION.text) },
+          next: { ...ITEM, text: other(ITEM.text) },
+        },
+      ],
+    });
+    expect(back.next).toEqual(ITEM);
+    expect(back.reasoning).not.toMatch(/in this episode the same action led/);
+  });
+
   it("learns a run's real rollouts as it learnt the offline logs, never its synthetic ones (S2R's learnFromReal)", async () => {
     const memory = OfflineMemory.fromTransitions(await offlineTransitions(20));
     const model = new RetrievalExperienceModel({ reasoning: true }, memory);

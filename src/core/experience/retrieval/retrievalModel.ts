@@ -175,15 +175,22 @@ function queryOf(input: ExperienceInput): string | undefined {
   return undefined;
 }
 
-/** The earlier page of this episode (not the current one) most like the analogue's next page. */
+/**
+ * The earlier page of this episode (not the current one) most like the analogue's next page, among those of the
+ * same kind: where both list their actions, a page whose action templates are mostly not the analogue's is
+ * another kind of page (an item page is not the search page that "back to search" leads to, even when the search
+ * page has scrolled out of the history shown), and then the history does not hold the page it went back to.
+ */
 function wentBackTo(
   input: ExperienceInput,
   adapted: Observation,
 ): { state: Observation; stepsAgo: number } | undefined {
   const like = wordSet(adapted.text);
+  const kind = adapted.actions ? templateSet(adapted.actions) : undefined;
   let best: { state: Observation; stepsAgo: number; similarity: number } | undefined;
   input.history.forEach((step, i) => {
     if (step.state.text === input.state.text) return;
+    if (kind && step.state.actions && jaccard(kind, templateSet(step.state.actions)) < SAME_KIND) return;
     const similarity = jaccard(like, wordSet(step.state.text));
     // Ties go to the most recent page.
     if (!best || similarity >= best.similarity) {
@@ -191,6 +198,13 @@ function wentBackTo(
     }
   });
   return best;
+}
+
+/** Two pages are of one kind when at least half of their action templates are shared. */
+const SAME_KIND = 0.5;
+
+function templateSet(actions: readonly string[]): Set<string> {
+  return new Set(actions.map(actionTemplate));
 }
 
 function withoutEcho(text: string, instruction: string): string {
@@ -481,9 +495,14 @@ export class RetrievalExperienceModel implements ExperienceModel {
 
     const template = actionTemplate(input.action);
     const wanted = normaliseAction(input.action);
-    // The agent's own earlier steps with the same action are evidence too (history is what makes that possible).
+    // The agent's own earlier steps with the same action are evidence too (history is what makes that possible),
+    // when taken on a page of the same kind: "< Prev" from an item page and from its description go to different
+    // places.
+    const kind = input.state.actions ? templateSet(input.state.actions) : undefined;
+    const sameKind = (state: Observation) =>
+      !kind || !state.actions || jaccard(kind, templateSet(state.actions)) >= SAME_KIND;
     const revisits = input.history.flatMap((step, i): { demo: Demonstration; historyStep: number }[] =>
-      normaliseAction(step.action) === wanted && step.valid
+      normaliseAction(step.action) === wanted && step.valid && sameKind(step.state)
         ? [
             {
               demo: {
