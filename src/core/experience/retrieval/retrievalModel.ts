@@ -498,9 +498,12 @@ export class RetrievalExperienceModel implements ExperienceModel {
     // The agent's own earlier steps with the same action are evidence too (history is what makes that possible),
     // when taken on a page of the same kind: "< Prev" from an item page and from its description go to different
     // places.
-    const kind = input.state.actions ? templateSet(input.state.actions) : undefined;
-    const sameKind = (state: Observation) =>
-      !kind || !state.actions || jaccard(kind, templateSet(state.actions)) >= SAME_KIND;
+    let kind: Set<string> | undefined;
+    const sameKind = (state: Observation) => {
+      if (!input.state.actions || !state.actions) return true;
+      kind ??= templateSet(input.state.actions);
+      return jaccard(kind, templateSet(state.actions)) >= SAME_KIND;
+    };
     const revisits = input.history.flatMap((step, i): { demo: Demonstration; historyStep: number }[] =>
       normaliseAction(step.action) === wanted && step.valid && sameKind(step.state)
         ? [
