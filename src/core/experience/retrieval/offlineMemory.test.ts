@@ -215,19 +215,22 @@ describe("offline memory", () => {
       [DESCRIPTION, "click[< prev]", ITEM],
       [ITEM, "click[back to search]", SEARCH],
     ];
+    const step = ([state, action, next]: (typeof path)[number]) => ({
+      state,
+      action,
+      next,
+      reward: 0,
+      done: false,
+      success: false,
+      valid: true,
+    });
     const episode = (n: number): Transition[] =>
-      path.map(([state, action, next], i) => ({
+      path.map((p, i) => ({
         id: `e${n}-${i}`,
         domain: "shop",
         instruction: "find a red mug",
         source: "offline" as const,
-        state,
-        action,
-        next,
-        reward: 0,
-        done: false,
-        success: false,
-        valid: true,
+        ...step(p),
       }));
     const memory = OfflineMemory.fromTransitions([1, 2, 3, 4, 5].flatMap(episode));
     expect(memory.goesBack("click[back to search]")).toBe(true);
@@ -240,15 +243,6 @@ describe("offline memory", () => {
       split: "test" as const,
       origin: "seed" as const,
     };
-    const step = ([state, action, next]: (typeof path)[number]) => ({
-      state,
-      action,
-      next,
-      reward: 0,
-      done: false,
-      success: false,
-      valid: true,
-    });
     const demonstration = (i: number) => ({ ...episode(9)[i]!, score: 0.9 });
 
     // The search page has left the history shown: no page there is of its kind, so the analogue's page stands.
