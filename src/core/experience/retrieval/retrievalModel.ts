@@ -186,11 +186,10 @@ function wentBackTo(
   adapted: Observation,
 ): { state: Observation; stepsAgo: number } | undefined {
   const like = wordSet(adapted.text);
-  const kind = adapted.actions ? templateSet(adapted.actions) : undefined;
   let best: { state: Observation; stepsAgo: number; similarity: number } | undefined;
   input.history.forEach((step, i) => {
     if (step.state.text === input.state.text) return;
-    if (kind && step.state.actions && jaccard(kind, templateSet(step.state.actions)) < SAME_KIND) return;
+    if (!ofOneKind(adapted, step.state)) return;
     const similarity = jaccard(like, wordSet(step.state.text));
     // Ties go to the most recent page.
     if (!best || similarity >= best.similarity) {
@@ -202,6 +201,12 @@ function wentBackTo(
 
 /** Two pages are of one kind when at least half of their action templates are shared. */
 const SAME_KIND = 0.5;
+
+/** Whether two pages are of one kind (SAME_KIND); a page that lists no actions cannot be told apart from any. */
+function ofOneKind(a: Observation, b: Observation): boolean {
+  if (!a.actions || !b.actions) return true;
+  return jaccard(templateSet(a.actions), templateSet(b.actions)) >= SAME_KIND;
+}
 
 function templateSet(actions: readonly string[]): Set<string> {
   return new Set(actions.map(actionTemplate));
@@ -498,14 +503,8 @@ export class RetrievalExperienceModel implements ExperienceModel {
     // The agent's own earlier steps with the same action are evidence too (history is what makes that possible),
     // when taken on a page of the same kind: "< Prev" from an item page and from its description go to different
     // places.
-    let kind: Set<string> | undefined;
-    const sameKind = (state: Observation) => {
-      if (!input.state.actions || !state.actions) return true;
-      kind ??= templateSet(input.state.actions);
-      return jaccard(kind, templateSet(state.actions)) >= SAME_KIND;
-    };
     const revisits = input.history.flatMap((step, i): { demo: Demonstration; historyStep: number }[] =>
-      normaliseAction(step.action) === wanted && step.valid && sameKind(step.state)
+      normaliseAction(step.action) === wanted && step.valid && ofOneKind(input.state, step.state)
         ? [
             {
               demo: {
