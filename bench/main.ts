@@ -6,6 +6,7 @@ const BENCHES: Record<string, () => Promise<(args: string[]) => Promise<void>>> 
   envs: async () => (await import("./envSpeed")).envSpeedBench,
   "env-server": async () => (await import("./envServer")).envServerBench,
   "queue-pg": async () => (await import("./queuePg")).queuePgBench,
+  "real-phase": async () => (await import("./realPhase")).realPhaseBench,
   retrieval: async () => (await import("./retrieval")).retrievalBench,
   rollouts: async () => (await import("./rollouts")).rolloutsBench,
   table: async () => (await import("./table")).tableBench,
