@@ -1,6 +1,7 @@
 import type { Demonstration, ReplayBuffer } from "../replay/buffer";
 import type { Environment, Observation, Step, StepResult, Task } from "../types";
 import { demonstrationConfidence } from "./confidence";
+import { type OracleParts, OracleShadow, oracleOn } from "./oracle";
 import type {
   Confidence,
   ExperienceModel,
@@ -26,6 +27,8 @@ export interface SyntheticStepInfo extends Record<string, unknown> {
   pessimism?: "halted" | "penalised";
   /** The model's own reward, before pessimism changed it. */
   predictedReward?: number;
+  /** What the oracle diagnostic (experience/oracle.ts) put into this step instead of the model's answer. */
+  oracle?: OracleParts;
 }
 
 /**
@@ -38,6 +41,7 @@ export class SyntheticEnvironment implements Environment {
   private state: Observation | undefined;
   private history: Step[] = [];
   private finished = false;
+  private readonly shadow: OracleShadow | undefined;
 
   constructor(
     readonly domain: string,
@@ -47,13 +51,22 @@ export class SyntheticEnvironment implements Environment {
     /** The first state of a task: synthetic episodes start where real ones do (from the task's real reset). */
     private readonly initialState: (task: Task) => Promise<Observation>,
     private readonly maxSteps: number,
-  ) {}
+    /** The real environment, for the oracle diagnostic only (settings.oracle). */
+    realEnvironment?: () => Environment,
+  ) {
+    if (oracleOn(settings.oracle)) {
+      if (!realEnvironment)
+        throw new Error(`experience.oracle needs the real environment of "${domain}", and it has none`);
+      this.shadow = new OracleShadow(settings.oracle, realEnvironment);
+    }
+  }
 
   async reset(task: Task): Promise<Observation> {
     this.task = task;
     this.history = [];
     this.finished = false;
     this.state = await this.initialState(task);
+    await this.shadow?.reset(task);
     return this.state;
   }
 
@@ -70,11 +83,12 @@ export class SyntheticEnvironment implements Environment {
       prediction.error === undefined
         ? (prediction.confidence ?? demonstrationConfidence(action, demonstrations))
         : undefined;
-    const result = pessimistic(
-      toStepResult(prediction, demonstrations, outOfSteps, confidence),
-      confidence,
-      this.settings.pessimism,
-    );
+    let predicted = toStepResult(prediction, demonstrations, outOfSteps, confidence);
+    if (this.shadow) {
+      const { result, parts } = this.shadow.apply(action, predicted, await this.shadow.step(action));
+      predicted = parts.length > 0 ? { ...result, info: { ...result.info, oracle: parts } } : result;
+    }
+    const result = pessimistic(predicted, confidence, this.settings.pessimism);
     this.history.push({
       state,
       action,

@@ -72,6 +72,24 @@ export interface ExperienceSettings {
   sources?: TrajectorySource[];
   /** What the synthetic environment does at a step its model is unsure of (off unless set). */
   pessimism?: Pessimism;
+  /** A diagnostic: the real environment stands in for part of the model (off unless set). */
+  oracle?: Oracle;
+}
+
+/**
+ * A diagnostic, not a method: the real environment stands in for part of the experience model, to measure what
+ * the model's errors there cost the policy. With everything replaced, the synthetic environment is the real one
+ * behind DreamGym's loop (curriculum, variations, budget): the upper bound a perfect experience model would reach.
+ * - states: the real next state replaces the model's at every step ("all"), or after the actions that match
+ *   `actions`, a regular expression ("matching": e.g. "^click\\[b0" for the shop's item pages), or never;
+ * - reward: the real reward and success of the same actions replace the model's at the step that ends the episode.
+ * The real environment's steps are not counted as real transitions: such a run measures the model, it does not
+ * compete with the methods.
+ */
+export interface Oracle {
+  states: "none" | "all" | "matching";
+  actions?: string | undefined;
+  reward: boolean;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { BACKENDS } from "../backends";
 import { DomainName, REAL_DOMAIN_NAMES } from "../envs/names";
+import { oracleProblem } from "../experience/oracle";
 import { BC_DEFAULTS } from "../rl/bc";
 import { GRPO_DEFAULTS } from "../rl/grpo";
 import { PPO_DEFAULTS } from "../rl/ppo";
@@ -86,6 +87,18 @@ export const RunConfigFields = z.strictObject({
           mode: z.enum(["off", "halt", "penalty"]).default("off"),
           threshold: z.number().min(0).max(1).default(0.3),
           penalty: z.number().min(0).max(100).default(1),
+        })
+        .prefault({}),
+      /**
+       * A diagnostic, not a method (experience/types.ts Oracle): the real environment writes the next states (all,
+       * or after actions matching `actions`) and/or the final reward instead of the model, to measure what the
+       * model's errors there cost the policy. Built-in domains only.
+       */
+      oracle: z
+        .strictObject({
+          states: z.enum(["none", "all", "matching"]).default("none"),
+          actions: z.string().max(500).optional(),
+          reward: z.boolean().default(false),
         })
         .prefault({}),
     })
@@ -228,6 +241,8 @@ export const RunConfig = RunConfigFields.superRefine((config, ctx) => {
       path: ["seedTasks"],
       message: `a run evaluated on validation tasks (train tasks from ${VALIDATION_OFFSET} on) trains on at most ${VALIDATION_OFFSET} seed tasks, got ${config.seedTasks}`,
     });
+  const oracle = oracleProblem(config.experience.oracle);
+  if (oracle) ctx.addIssue({ code: "custom", path: ["experience", "oracle"], message: oracle });
   if (config.evaluation.judge && (REAL_DOMAIN_NAMES as readonly string[]).includes(config.domain))
     ctx.addIssue({
       code: "custom",

@@ -4,6 +4,7 @@ import { TaskValueTable, type TaskValueTableSnapshot } from "../curriculum/value
 import type { RealDomain } from "../envs/domain";
 import { isImportedDomain, type TrainingDomain } from "../envs/trainingDomain";
 import type { OutcomeJudge } from "../experience/openaiOutcomeJudge";
+import { oracleOn } from "../experience/oracle";
 import { SyntheticEnvironment } from "../experience/synthetic";
 import type { ExperienceModel, ExperienceSettings } from "../experience/types";
 import { loadCheckpoint, type PolicyCheckpoint, saveCheckpoint } from "../policy/checkpoint";
@@ -113,6 +114,7 @@ export function experienceSettings(config: RunConfig): ExperienceSettings {
       ? { sources: config.experience.learnFromReal ? [...REAL_ENV_SOURCES] : ["offline" as const] }
       : {}),
     ...(config.experience.pessimism.mode !== "off" ? { pessimism: config.experience.pessimism } : {}),
+    ...(oracleOn(config.experience.oracle) ? { oracle: config.experience.oracle } : {}),
   };
 }
 
@@ -170,8 +172,10 @@ export async function runTraining(config: RunConfig, deps: RunDeps): Promise<Run
     const initialState = (task: Task) =>
       imported ? domain.initialState(task) : domain.createEnvironment().reset(task);
     const experience = experienceSettings(config);
+    // The oracle diagnostic steps the real environment beside the model (experience/oracle.ts).
+    const real = imported ? undefined : () => domain.createEnvironment();
     return () =>
-      new SyntheticEnvironment(domain.name, model, buffer, experience, initialState, domain.maxSteps);
+      new SyntheticEnvironment(domain.name, model, buffer, experience, initialState, domain.maxSteps, real);
   };
   const options = (key: string) => ({
     greedy: config.evaluation.greedy,

@@ -4,6 +4,7 @@ import { importedTaskGenerator } from "@/core/curriculum/importedVariations";
 import { OpenAITaskGenerator } from "@/core/curriculum/openaiGenerator";
 import { getRealDomain, isRealDomain, type RealDomainName } from "@/core/envs/registry";
 import { isImportedDomain, type TrainingDomain } from "@/core/envs/trainingDomain";
+import { oracleOn } from "@/core/experience/oracle";
 import { OfflineMemory } from "@/core/experience/retrieval/offlineMemory";
 import type { LlmClient } from "@/core/llm";
 import type { RunConfig } from "@/core/train/config";
@@ -120,7 +121,8 @@ export async function runDeps(
  * The domain rollout threads rebuild, when they can play a run's synthetic episodes exactly as the main thread
  * would (else undefined): a built-in domain (a thread rebuilds it by name), the embedded experience model and embedder (deterministic, no shared client),
  * and offline-only retrieval (the buffer a thread copies never changes during the run, as it would when the run's
- * real transitions join it: experience.learnFromReal).
+ * real transitions join it: experience.learnFromReal). The oracle diagnostic's runs stay on the main thread, where
+ * the real environment beside the model is.
  */
 function rolloutThreadsServe(config: RunConfig, domain: TrainingDomain): RealDomainName | undefined {
   const exact =
@@ -128,6 +130,7 @@ function rolloutThreadsServe(config: RunConfig, domain: TrainingDomain): RealDom
     config.backends.experience === "embedded" &&
     appConfig().backends.embedding === "embedded" &&
     config.experience.offlineOnly &&
-    !config.experience.learnFromReal;
+    !config.experience.learnFromReal &&
+    !oracleOn(config.experience.oracle);
   return exact && isRealDomain(domain.name) ? domain.name : undefined;
 }
