@@ -71,7 +71,7 @@ describe("the oracle diagnostic", () => {
     expect(last.reward).toBe(real.steps.at(-1)!.reward);
     expect(last.success).toBe(true);
     expect((last.info as SyntheticStepInfo).oracle).toEqual(["reward"]);
-    expect((results[0]!.info as SyntheticStepInfo).oracle).toEqual(["state"]);
+    expect((results[0]!.info as SyntheticStepInfo).oracle).toEqual(["reward", "state"]);
   });
 
   it("replaces only the states after matching actions, and keeps the model's reward when the reward is not the oracle's", async () => {
@@ -91,14 +91,20 @@ describe("the oracle diagnostic", () => {
     expect(results.at(-1)!.success).toBe(false);
   });
 
-  it("pays nothing where the synthetic episode ends and the real one would not have", async () => {
+  it("ends the episode where the real one ends, not where the model says", async () => {
+    const real = await realEpisode();
     const env = synthetic({ states: "none", reward: true });
     await env.reset(task);
-    // Buying straight from the first page is impossible in the real shop: the real episode goes on.
-    const result = await env.step("click[buy now]");
-    expect(result.done).toBe(true);
-    expect(result.reward).toBe(0);
-    expect(result.success).toBe(false);
+    // Buying straight from the first page is impossible in the real shop: the model's purchase does not end it.
+    const early = await env.step("click[buy now]");
+    expect(early).toMatchObject({ done: false, reward: 0, success: false });
+    // The expert's own actions end it where the real shop ends them, with the real reward.
+    const results = await replay(
+      env,
+      real.steps.map((s) => s.action),
+    );
+    expect(results).toHaveLength(real.steps.length);
+    expect(results.at(-1)).toMatchObject({ done: true, reward: real.steps.at(-1)!.reward, success: true });
   });
 
   it("is refused without a real environment", () => {

@@ -57,30 +57,32 @@ export class OracleShadow {
   }
 
   /**
-   * The synthetic step with the oracle's parts put in: the real next state where the states are the oracle's and
-   * both episodes go on; the real reward and success where the synthetic episode ends (0 when the real one did not
-   * end there: the same actions earned nothing in the real environment).
+   * The synthetic step with the oracle's parts put in. With the reward, the episode ends where the real one ends (or
+   * at the step limit), with the real reward and success; with the states, the real next state replaces the model's
+   * where both episodes go on.
    */
   apply(
     action: string,
     synthetic: StepResult,
     real: StepResult | undefined,
+    outOfSteps: boolean,
   ): { result: StepResult; parts: OracleParts } {
     const parts: OracleParts = [];
     let result = synthetic;
-    const statesHere = this.oracle.states === "all" || this.matching?.test(action) === true;
-    if (statesHere && real && !real.done && !synthetic.done) {
-      result = { ...result, observation: real.observation, valid: real.valid };
-      parts.push("state");
-    }
-    if (this.oracle.reward && synthetic.done) {
+    if (this.oracle.reward) {
       const ended = real?.done === true;
       result = {
         ...result,
         reward: ended ? real.reward : 0,
+        done: ended || outOfSteps,
         success: ended && real.success,
       };
       parts.push("reward");
+    }
+    const statesHere = this.oracle.states === "all" || this.matching?.test(action) === true;
+    if (statesHere && real && !real.done && !result.done) {
+      result = { ...result, observation: real.observation, valid: real.valid };
+      parts.push("state");
     }
     return { result, parts };
   }

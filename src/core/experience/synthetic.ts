@@ -85,7 +85,12 @@ export class SyntheticEnvironment implements Environment {
         : undefined;
     let predicted = toStepResult(prediction, demonstrations, outOfSteps, confidence);
     if (this.shadow) {
-      const { result, parts } = this.shadow.apply(action, predicted, await this.shadow.step(action));
+      const { result, parts } = this.shadow.apply(
+        action,
+        predicted,
+        await this.shadow.step(action),
+        outOfSteps,
+      );
       predicted = parts.length > 0 ? { ...result, info: { ...result.info, oracle: parts } } : result;
     }
     const result = pessimistic(predicted, confidence, this.settings.pessimism);

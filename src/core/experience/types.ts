@@ -82,7 +82,8 @@ export interface ExperienceSettings {
  * behind DreamGym's loop (curriculum, variations, budget): the upper bound a perfect experience model would reach.
  * - states: the real next state replaces the model's at every step ("all"), or after the actions that match
  *   `actions`, a regular expression ("matching": e.g. "^click\\[b0" for the shop's item pages), or never;
- * - reward: the real reward and success of the same actions replace the model's at the step that ends the episode.
+ * - reward: the episode ends where the real one ends (or at the step limit), with the real reward and success of
+ *   the same actions. With the states too, the synthetic environment is the real one.
  * The real environment's steps are not counted as real transitions: such a run measures the model, it does not
  * compete with the methods.
  */

@@ -91,8 +91,8 @@ export const RunConfigFields = z.strictObject({
         .prefault({}),
       /**
        * A diagnostic, not a method (experience/types.ts Oracle): the real environment writes the next states (all,
-       * or after actions matching `actions`) and/or the final reward instead of the model, to measure what the
-       * model's errors there cost the policy. Built-in domains only.
+       * or after actions matching `actions`) and/or the rewards and ends of episodes instead of the model, to measure
+       * what the model's errors there cost the policy. Built-in domains only.
        */
       oracle: z
         .strictObject({
