@@ -20,7 +20,10 @@ const PRICE = /\$\s?(\d[\d,]*(?:\.\d+)?)/g;
  * The choices a page offers: a segment followed by buttons is the name of a group of options ("color [SEP] red
  * [SEP] camo"). Pages without such runs (prose states, result lists of ids) offer none that matter.
  */
-function choiceGroups(segments: string[], buttons: Set<string>): { name: string; options: string[] }[] {
+export function choiceGroups(
+  segments: string[],
+  buttons: Set<string>,
+): { name: string; options: string[] }[] {
   const groups: { name: string; options: string[] }[] = [];
   let current: { name: string; options: string[] } | undefined;
   for (const segment of segments) {

@@ -1,5 +1,6 @@
 import { diff } from "fast-myers-diff";
 import type { Observation } from "../../types";
+import { choiceGroups } from "./evidence";
 
 /**
  * Actions that change a page in place (choosing an option adds "Selected: color: red" to the item page) are best
@@ -74,4 +75,67 @@ export function transferEdit(
     else return undefined;
   }
   return out.join(" [SEP] ");
+}
+
+const ARGUMENT = /^\s*[a-z_]+\s*\[(.*)\]\s*$/i;
+
+/** The choice an action makes on a page: the group of options whose button it presses, and the option. */
+function choiceOf(page: Observation, action: string): { group: string; value: string } | undefined {
+  const value = ARGUMENT.exec(action)?.[1]?.trim().toLowerCase();
+  if (!value) return undefined;
+  const buttons = new Set((page.actions ?? []).map((a) => (ARGUMENT.exec(a)?.[1] ?? a).trim().toLowerCase()));
+  const segments = page.text.split(SEGMENT).map((s) => s.trim().toLowerCase());
+  // A group is named, not labelled: "Rating: 4.1" followed by the page's buttons is no group of options.
+  const group = choiceGroups(segments, buttons).find(
+    (g) => !g.name.includes(":") && g.options.includes(value),
+  );
+  return group ? { group: group.name, value } : undefined;
+}
+
+/**
+ * The page after a choice (an option of a group pressed), where an example of a choice shows how the domain's pages
+ * record one: its group and option appear in an element of its next page that its page did not have, after a label
+ * ("Selected: size: large"). Here the record is the current page's, with this group set to this option (a group
+ * chosen again changes its option in place, a new one is listed last), or a new record where the example's stood.
+ * A choice is an edit of the current page, whatever the example's page held besides (its own earlier choices, another
+ * item's options): copying the example's record brought those along. Undefined when the action is not a choice, or
+ * the example does not show how one is recorded.
+ */
+export function choiceEdit(
+  current: Observation,
+  action: string,
+  example: { state: Observation; action: string; next: Observation },
+): string | undefined {
+  const ours = choiceOf(current, action);
+  const theirs = choiceOf(example.state, example.action);
+  if (!ours || !theirs) return undefined;
+  const before = new Set(example.state.text.split(SEGMENT));
+  const after = example.next.text.split(SEGMENT);
+  const at = after.findIndex(
+    (s) => !before.has(s) && s.toLowerCase().includes(`${theirs.group}: ${theirs.value}`),
+  );
+  if (at < 0) return undefined;
+  const record = after[at]!;
+  // "Selected: color: black; size: large" is labelled "Selected:"; a bare "size: large" is not.
+  const colon = record.indexOf(":");
+  const label = record.toLowerCase().startsWith(`${theirs.group}:`) ? "" : record.slice(0, colon + 1);
+  const parts = current.text.split(SEGMENT);
+  const existing = label ? parts.findIndex((s) => s.startsWith(label)) : -1;
+  const choices = new Map<string, string>();
+  for (const item of existing >= 0 ? parts[existing]!.slice(label.length).split(";") : []) {
+    const colon = item.indexOf(":");
+    if (colon > 0) choices.set(item.slice(0, colon).trim(), item.slice(colon + 1).trim());
+  }
+  choices.set(ours.group, ours.value);
+  const rendered = `${label ? `${label} ` : ""}${[...choices].map(([g, v]) => `${g}: ${v}`).join("; ")}`;
+  if (existing >= 0) {
+    parts[existing] = rendered;
+    return parts.join(" [SEP] ");
+  }
+  const right = at + 1 < after.length ? parts.indexOf(after[at + 1]!) : -1;
+  const left = at > 0 ? parts.indexOf(after[at - 1]!) : -1;
+  if (right >= 0) parts.splice(right, 0, rendered);
+  else if (left >= 0) parts.splice(left + 1, 0, rendered);
+  else return undefined;
+  return parts.join(" [SEP] ");
 }

@@ -14,7 +14,7 @@ import type {
 import { type Analogy, analogy, applySubstitutions } from "./analogy";
 import { type GoalEvidence, goalEvidence } from "./evidence";
 import { type OfflineMemory, parseListing, renderListing } from "./offlineMemory";
-import { editsInPlace, transferEdit } from "./pageEdit";
+import { choiceEdit, editsInPlace, transferEdit } from "./pageEdit";
 
 export const RETRIEVAL_EXPERIENCE_MODEL = "retrieval-exp-v1";
 
@@ -400,7 +400,17 @@ export class RetrievalExperienceModel implements ExperienceModel {
         explanation: `In the offline demonstrations "${input.action}" goes back to a page visited earlier, so it shows the page this episode was on ${back.stepsAgo} step${back.stepsAgo === 1 ? "" : "s"} ago (the one most like the analogue's).`,
       };
     }
-    if (chosen.exact || chosen.historyStep !== undefined) return undefined;
+    if (chosen.exact) return undefined;
+    // A choice edits this page, however the analogue's page (or this episode's earlier one) stood.
+    const chosenPage = choiceEdit(input.state, input.action, chosen.demo);
+    if (chosenPage !== undefined) {
+      return {
+        next: { ...input.state, text: chosenPage },
+        known: false,
+        explanation: `"${input.action}" chooses an option of this page; ${chosen.historyStep !== undefined ? `${chosen.historyStep} steps ago in this episode` : `demonstration ${chosen.index + 1}`} shows how a choice is recorded, so this page records it beside the choices already made.`,
+      };
+    }
+    if (chosen.historyStep !== undefined) return undefined;
     if (this.recalls(input)) {
       return {
         next: this.memory.page(input.action, input.task.instruction)!,
