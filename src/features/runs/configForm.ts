@@ -453,6 +453,30 @@ export const FIELDS: readonly FieldDef[] = [
     use: "synthetic",
   },
   {
+    path: "experience.oracle.states",
+    label: "Oracle: real states",
+    hint: "A diagnostic, not a method: the real environment writes the next states, to measure what the model's errors cost",
+    section: "Experience model",
+    kind: {
+      type: "enum",
+      options: [
+        { value: "none", label: "None (the model's)" },
+        { value: "all", label: "All (the real environment's)" },
+        // The pattern is set in a config file or with `train --set experience.oracle.actions=...`.
+        { value: "matching", label: "After actions matching a pattern (config file)", disabled: true },
+      ],
+    },
+    use: "synthetic",
+  },
+  {
+    path: "experience.oracle.reward",
+    label: "Oracle: real rewards",
+    hint: "A diagnostic: episodes end where the real ones end, with the real reward and success",
+    section: "Experience model",
+    kind: BOOL,
+    use: "synthetic",
+  },
+  {
     path: "curriculum.taskGeneration",
     label: "Task generation",
     hint: "Write variations of high-variance tasks; off is the paper's “w/o task generation” (real-env default: off)",
