@@ -5,6 +5,7 @@ import { REAL_DOMAIN_NAMES } from "@/core/envs/names";
 import { getRealDomain } from "@/core/envs/registry";
 import { measureFidelity } from "@/core/experience/fidelityRun";
 import type { ExperienceSettings, JudgeScores } from "@/core/experience/types";
+import { HELD_OUT_TASKS } from "@/core/train/heldOut";
 import { config } from "@/env";
 import { createExperienceModel, createJudge, createLlm, createTeacher } from "@/server/experience/backends";
 import { SFT_EXPORT_SETTINGS, sftRecords } from "@/server/experience/exportSft";
@@ -46,6 +47,12 @@ export function registerExperienceCommands(program: Command) {
     .option("--epsilon <p>", "noise of the behaviour policy producing the real transitions", probability, 0.3)
     .option("--seed <n>", "seed of the behaviour policy", nonNegativeInt, 0)
     .option(
+      "--tasks <which>",
+      `held-out tasks: ${HELD_OUT_TASKS.join(", ")} (validation: for choosing settings without the test tasks)`,
+      choice(HELD_OUT_TASKS),
+      "test",
+    )
+    .option(
       "--judge <n>",
       "also have the LLM judge score this many transitions (openai backend)",
       nonNegativeInt,
@@ -81,7 +88,7 @@ export function registerExperienceCommands(program: Command) {
       const { report } = await withReplayBuffer(db, (store) =>
         measureFidelity(domain, model, store, settings, {
           transitions: options.transitions,
-          split: "test",
+          tasks: options.tasks,
           epsilon: options.epsilon,
           seed: options.seed,
           onProgress: (done) => bar.update(done),

@@ -101,4 +101,34 @@ describe("fidelity metrics", () => {
     const report = aggregate([score(true, 0.9), score(false, 0.3)]);
     expect(report).toMatchObject({ confidenceAuroc: 1, confidenceRight: 0.9, confidenceWrong: 0.3 });
   });
+  it("scores the verdicts of success: how many predicted successes were real, how many real ones were predicted", () => {
+    const ending = (predicted: boolean, real: boolean) =>
+      scoreTransition(
+        { next: { text: "Done." }, reward: 1, done: true, valid: true, latencyMs: 1, success: predicted },
+        { next: { text: "Done." }, reward: real ? 1 : 0.5, done: true, valid: true, success: real },
+        inputs,
+      );
+    // Three predicted successes, one of them not real; two real ones, both predicted; one right failure.
+    const report = aggregate([
+      ending(true, true),
+      ending(true, true),
+      ending(true, false),
+      ending(false, false),
+    ]);
+    expect(report.successPrecision).toBeCloseTo(2 / 3, 4);
+    expect(report.successRecall).toBe(1);
+    // A missed success lowers recall only.
+    expect(aggregate([ending(false, true), ending(true, true)])).toMatchObject({
+      successPrecision: 1,
+      successRecall: 0.5,
+    });
+    // Without both verdicts there is nothing to score (stored synthetic steps keep no real verdict).
+    const unknown = scoreTransition(
+      { next: { text: "Done." }, reward: 1, done: true, valid: true, latencyMs: 1, success: true },
+      { next: { text: "Done." }, reward: 1, done: true, valid: true },
+      inputs,
+    );
+    expect(unknown.success).toBeUndefined();
+    expect(aggregate([unknown])).toMatchObject({ successPrecision: null, successRecall: null });
+  });
 });

@@ -10,6 +10,8 @@ export interface Outcome {
   reward: number;
   done: boolean;
   valid: boolean;
+  /** The verdict that the task was accomplished (only an ending step can say yes); absent where not known. */
+  success?: boolean;
 }
 
 /** Everything the model was given about the situation (not its demonstrations: copying a neighbour's wrong
@@ -87,6 +89,8 @@ export interface TransitionScore {
   latencyMs: number;
   /** The model's confidence in this prediction (absent when it reports none). */
   confidence?: number;
+  /** Both verdicts of success, where both are known: what a synthetic success rate is made of. */
+  success?: { predicted: boolean; real: boolean };
 }
 
 export function scoreTransition(
@@ -106,6 +110,9 @@ export function scoreTransition(
     hallucinated: hallucinatedElements(predicted.next.text, real.next.text, inputs).length,
     latencyMs: predicted.latencyMs,
     ...(predicted.confidence !== undefined ? { confidence: predicted.confidence } : {}),
+    ...(predicted.success !== undefined && real.success !== undefined
+      ? { success: { predicted: predicted.success, real: real.success } }
+      : {}),
   };
 }
 
@@ -163,6 +170,13 @@ export interface FidelityReport {
   /** Mean confidence of the right and of the wrong predictions. */
   confidenceRight: number | null;
   confidenceWrong: number | null;
+  /**
+   * The verdicts of success: of the predicted successes, the share that were real ones (below 1, a policy is told
+   * it succeeded where it did not: the sim-to-real gap of a success rate); of the real successes, the share
+   * predicted. Null where no transition has both verdicts, or none of the kind.
+   */
+  successPrecision: number | null;
+  successRecall: number | null;
   latencyMsMean: number;
   latencyMsP95: number;
 }
@@ -177,6 +191,11 @@ function meanOf(items: TransitionScore[], f: (s: TransitionScore) => number): nu
 
 const nullableRound = (x: number | null) => (x === null ? null : round(x));
 
+/** The share of `items` for which `hit` holds, or null for none. */
+function shareOf<T>(items: T[], hit: (item: T) => boolean): number | null {
+  return items.length === 0 ? null : round(items.filter(hit).length / items.length);
+}
+
 function meanConfidence(scores: TransitionScore[]): number | null {
   const values = scores.flatMap((s) => (s.confidence !== undefined ? [s.confidence] : []));
   return values.length === 0 ? null : round(values.reduce((a, v) => a + v, 0) / values.length);
@@ -190,6 +209,7 @@ export function aggregate(scores: TransitionScore[]): FidelityReport {
   const predicted = scores.reduce((a, s) => a + s.predictedElements, 0);
   const hallucinated = scores.reduce((a, s) => a + s.hallucinated, 0);
   const latencies = scores.map((s) => s.latencyMs).sort((a, b) => a - b);
+  const verdicts = scores.flatMap((s) => (s.success ? [s.success] : []));
   return {
     transitions: n,
     exactMatch: round(mean((s) => (s.exact ? 1 : 0))),
@@ -205,6 +225,14 @@ export function aggregate(scores: TransitionScore[]): FidelityReport {
     confidenceAuroc: nullableRound(confidenceAuroc(scores)),
     confidenceRight: meanConfidence(scores.filter((s) => !isWrong(s))),
     confidenceWrong: meanConfidence(scores.filter(isWrong)),
+    successPrecision: shareOf(
+      verdicts.filter((v) => v.predicted),
+      (v) => v.real,
+    ),
+    successRecall: shareOf(
+      verdicts.filter((v) => v.real),
+      (v) => v.predicted,
+    ),
     latencyMsMean: round(mean((s) => s.latencyMs)),
     latencyMsP95: round(latencies[Math.min(n - 1, Math.floor(0.95 * n))] ?? 0),
   };

@@ -1,5 +1,6 @@
 import type { RealDomain } from "../envs/domain";
 import type { ReplayBuffer } from "../replay/buffer";
+import { type HeldOutTasks, heldOutTask } from "../train/heldOut";
 import type { Step, StepResult } from "../types";
 import { demonstrationConfidence } from "./confidence";
 import { aggregate, type FidelityReport, scoreTransition, type TransitionScore } from "./fidelity";
@@ -7,8 +8,11 @@ import type { ExperienceInput, ExperienceModel, ExperiencePrediction, Experience
 
 export interface FidelityOptions {
   transitions: number;
-  /** Held-out tasks: the buffer holds train tasks only. */
-  split: "test" | "train";
+  /**
+   * Held-out tasks (the buffer holds train tasks only): the test split the table reports, or the validation tasks,
+   * for choosing the model's settings without looking at the test tasks.
+   */
+  tasks: HeldOutTasks;
   /** Behaviour policy that produces the real transitions: a noisy expert covers successes, failures and invalid actions. */
   epsilon: number;
   seed: number;
@@ -43,7 +47,7 @@ export async function measureFidelity(
   const scores: TransitionScore[] = [];
   for (let episode = 0; scores.length < options.transitions; episode++) {
     if (options.signal?.aborted) throw options.signal.reason;
-    const task = domain.task(options.split, episode);
+    const task = heldOutTask(domain, options.tasks, episode);
     const env = domain.createEnvironment();
     let state = await env.reset(task);
     const history: Step[] = [];
@@ -71,6 +75,7 @@ export async function measureFidelity(
             next: predicted.next,
             reward: predicted.reward,
             done: predicted.done,
+            success: predicted.error === undefined && predicted.success,
             latencyMs: predicted.latencyMs,
             valid: predicted.error === undefined && predicted.valid,
             // The same confidence the synthetic environment would act on (synthetic.ts).
@@ -80,7 +85,13 @@ export async function measureFidelity(
                 }
               : {}),
           },
-          { next: real.observation, reward: real.reward, done: real.done, valid: real.valid },
+          {
+            next: real.observation,
+            reward: real.reward,
+            done: real.done,
+            valid: real.valid,
+            success: real.success,
+          },
           {
             instruction: task.instruction,
             state: state.text,

@@ -19,5 +19,10 @@ export function heldOutTasks(
   count: number,
 ): Task[] {
   if (which === "test") return domain.tasks("test", count);
-  return Array.from({ length: count }, (_, i) => domain.task("train", VALIDATION_OFFSET + i));
+  return Array.from({ length: count }, (_, i) => heldOutTask(domain, which, i));
+}
+
+/** The i-th held-out task, for consumers that draw tasks one at a time. */
+export function heldOutTask(domain: Pick<RealDomain, "task">, which: HeldOutTasks, i: number): Task {
+  return which === "test" ? domain.task("test", i) : domain.task("train", VALIDATION_OFFSET + i);
 }
