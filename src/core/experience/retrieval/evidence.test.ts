@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { goalEvidence } from "./evidence";
+import { goalEvidence, pageChoices } from "./evidence";
 
 const instruction =
   "i need built in microphone kinetek bluetooth speaker in black color, and price lower than 140.00 dollars";
@@ -84,5 +84,44 @@ describe("goalEvidence", () => {
     );
     expect(e.broken).toEqual([]);
     expect(e.met).toBe(1);
+  });
+  it("with the domain's option values, breaks one where a group does not offer the value the instruction asks of it", () => {
+    const navy = instruction.replace("in black color", "in navy color");
+    const colors = new Set(["black", "camo", "navy", "natural"]);
+    const sizes = new Set(["small", "x-small", "140"]);
+    const vocabulary = (group: string) => (group === "color" ? colors : group === "size" ? sizes : undefined);
+    // The page echoes its own instruction.
+    const blank = itemPage("");
+    const navyPage = { ...blank, text: blank.text.replace(instruction, navy) };
+    const e = goalEvidence(navy, navyPage, "click[buy now]", true, vocabulary);
+    // Navy is a color, and this page's colors are black and camo: the purchase cannot be what was asked.
+    expect(e.broken).toEqual(["color: navy not offered"]);
+    // Without the vocabulary nothing tells navy from any other word of the instruction.
+    expect(goalEvidence(navy, navyPage, "click[buy now]").broken).toEqual([]);
+    // Nor without reasoning.
+    expect(goalEvidence(navy, navyPage, "click[buy now]", false, vocabulary).broken).toEqual([]);
+    // The bound's number is a price, not a size; black is on offer and chosen: nothing broken.
+    expect(
+      goalEvidence(instruction, itemPage("Selected: color: black [SEP] "), "click[buy now]", true, vocabulary)
+        .broken,
+    ).toEqual([]);
+    // A value the page shows outside its buttons is a word of its title, not an option asked for.
+    const natural = instruction
+      .replace("built in microphone", "natural finish")
+      .replace(" in black color", "");
+    const titled = itemPage("");
+    const page = {
+      ...titled,
+      text: titled.text.replace(instruction, natural).replace("Built In Microphone", "Natural Finish"),
+    };
+    expect(goalEvidence(natural, page, "click[buy now]", true, vocabulary).broken).toEqual([]);
+  });
+
+  it("reads a page's named groups of options, and no label, price or sentence as one", () => {
+    const page = itemPage("Selected: color: black [SEP] ");
+    expect(pageChoices(page)).toEqual([
+      { name: "color", options: ["black", "camo"] },
+      { name: "size", options: ["small", "x-small"] },
+    ]);
   });
 });

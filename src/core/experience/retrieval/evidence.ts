@@ -35,6 +35,31 @@ export function choiceGroups(
   return groups.filter((g) => g.options.length > 0);
 }
 
+/**
+ * The named groups of options a page offers ("size" → small, large), lower-cased: what a domain's choices are
+ * called and which values each group can take. A label ("Rating: 4.1" before the page's buttons), a price before
+ * a listing's next entry or a sentence (the instruction before "Back to Search") names no group.
+ */
+export function pageChoices(page: Observation): { name: string; options: string[] }[] {
+  const buttons = new Set((page.actions ?? []).map((a) => (ARGUMENT.exec(a)?.[1] ?? a).trim().toLowerCase()));
+  const segments = page.text
+    .toLowerCase()
+    .split(SEGMENT)
+    .map((s) => s.trim())
+    .filter((s) => s !== "");
+  return choiceGroups(segments, buttons).filter((g) => GROUP_NAME.test(g.name));
+}
+
+/** Group names are a word or two ("size", "sun protection"), not a price, a label or a title before a button. */
+const GROUP_NAME = /^[a-z]+(?: [a-z]+){0,2}$/;
+
+/**
+ * The values a group of options takes across the domain (learnt from the demonstrations' pages, OfflineMemory):
+ * the knowledge that "navy" is a color, which lets a model see that an instruction asks for a color a page does
+ * not offer.
+ */
+export type OptionVocabulary = (group: string) => ReadonlySet<string> | undefined;
+
 /** Option labels and group names recur on every page of a domain: each is compiled once. */
 const phrasePatterns = new LRUCache<string, RegExp>({ max: 20_000 });
 
@@ -57,7 +82,8 @@ export interface GoalEvidence {
   /**
    * Requirements the situation shows broken: a price in view above the bound; in a group of options the
    * instruction speaks of, a choice made (an option's label shown outside its button, as in "Selected: color:
-   * camo") that it does not ask for, or none of those it asks for made.
+   * camo") that it does not ask for, or none of those it asks for made; a group that does not offer the value the
+   * instruction asks of it (with a vocabulary: "navy" is a color, and this page's colors are black and camo).
    */
   broken: string[];
   /** (met − broken) / requirements, in [0, 1]. */
@@ -80,6 +106,7 @@ export function goalEvidence(
   state: Observation,
   action: string,
   check = true,
+  vocabulary?: OptionVocabulary,
 ): GoalEvidence {
   const goal = instruction.toLowerCase();
   const labels = [
@@ -107,8 +134,20 @@ export function goalEvidence(
     if (prices.length > 0 && Math.max(...prices) < limit) met++;
     else if (prices.length > 0 && Math.min(...prices) >= limit) broken.push(`price above ${limit}`);
   }
-  for (const group of check ? choiceGroups(segments, buttons) : []) {
+  const groups = check ? choiceGroups(segments, buttons) : [];
+  // What the instruction asks of the options on offer, and its wording without the price bound (whose number is
+  // no size).
+  const offeredAsked = groups.flatMap((g) => g.options.filter((o) => mentions(goal, o)));
+  const wanted = bound ? goal.replace(bound[0], " ") : goal;
+  for (const group of groups) {
     const asked = group.options.filter((o) => mentions(goal, o));
+    if (asked.length === 0) {
+      const unoffered = vocabulary && unofferedValue(group, wanted, offeredAsked, kept, vocabulary);
+      if (unoffered) {
+        broken.push(`${group.name}: ${unoffered} not offered`);
+        continue;
+      }
+    }
     // A group the instruction says nothing about ("24 piece" for containers of any size) is free to choose.
     if (asked.length === 0 && !mentions(goal, group.name)) continue;
     const chosen = group.options.filter((o) => kept.some((segment) => mentions(segment, o)));
@@ -118,4 +157,27 @@ export function goalEvidence(
   const requirements = words.length + (limit === undefined ? 0 : 1);
   const score = requirements === 0 ? 0 : Math.max(0, (met - broken.length) / requirements);
   return { requirements, met, broken, score };
+}
+
+/**
+ * A value the instruction asks of this group that the group does not offer: one the group takes on other pages
+ * of the domain, named in the instruction, and neither part of an option asked elsewhere on this page ("pack of
+ * 3" within "3 oz (pack of 3)") nor of what the page says outside its buttons ("natural" in a title's "Natural
+ * Ingredients" is no color). The longest such value, or undefined.
+ */
+function unofferedValue(
+  group: { name: string; options: string[] },
+  wanted: string,
+  offeredAsked: readonly string[],
+  kept: readonly string[],
+  vocabulary: OptionVocabulary,
+): string | undefined {
+  let best: string | undefined;
+  for (const value of vocabulary(group.name) ?? []) {
+    if (value.length < 2 || group.options.includes(value) || !mentions(wanted, value)) continue;
+    if (offeredAsked.some((o) => o.includes(value) || value.includes(o))) continue;
+    if (kept.some((segment) => mentions(segment, value))) continue;
+    if (!best || value.length > best.length) best = value;
+  }
+  return best;
 }

@@ -77,6 +77,27 @@ describe("offline memory", () => {
     );
   });
 
+  it("learns the values each group of options takes on the shop's pages, and whether its rewards are graded", async () => {
+    const transitions = await offlineTransitions(40);
+    const memory = OfflineMemory.fromTransitions(transitions);
+    const groups = memory.toData().choices.map(([group]) => group);
+    // The shop's option groups, and nothing else named like one (no "rating: 4.1", no price, no instruction).
+    expect(groups.length).toBeGreaterThan(2);
+    for (const group of groups) expect(group).toMatch(/^[a-z]+( [a-z]+){0,2}$/);
+    expect(groups).toContain("size");
+    // Every value learnt for a group was a button of that group on some page the episodes saw.
+    const sizes = memory.optionValues("size") ?? new Set<string>();
+    expect(sizes.size).toBeGreaterThan(3);
+    const pages = transitions.flatMap((t) => [t.state, t.next]);
+    for (const size of sizes)
+      expect(pages.some((p) => p.actions?.some((a) => a.toLowerCase() === `click[${size}]`))).toBe(true);
+    // Its noisy purchases were paid in part.
+    expect(memory.gradedOutcomes).toBe(true);
+    const copy = OfflineMemory.fromData(JSON.parse(JSON.stringify(memory.toData())));
+    expect(copy.optionValues("size")).toEqual(sizes);
+    expect(copy.gradedOutcomes).toBe(true);
+  });
+
   it("lets the model list remembered entries for the query and reopen remembered pages with this task's instruction", async () => {
     const transitions = await offlineTransitions(40);
     const memory = OfflineMemory.fromTransitions(transitions);

@@ -2,6 +2,7 @@ import MiniSearch from "minisearch";
 import { type Observation, REAL_ENV_SOURCES, type Transition } from "../../types";
 import { contentWords, searchTokens } from "../../util/words";
 import { normaliseAction } from "../admissible";
+import { pageChoices } from "./evidence";
 
 /**
  * What the experience model learns from the offline demonstrations before it simulates anything: the paper
@@ -9,7 +10,9 @@ import { normaliseAction } from "../admissible";
  * and the pages they opened. The embedded model's counterpart is this memory of
  * - records: the entries of listing pages (an element the page lets you click, followed by what it says about
  *   it: an item code, its title and price), and
- * - pages: what clicking one of those entries opened.
+ * - pages: what clicking one of those entries opened;
+ * - choices: the values each named group of options took on their pages ("navy" is a color), and whether their
+ *   episodes ended with graded rewards.
  * Without it the model can only rewrite a neighbour's listing for the current query, which invents items that
  * match the query too well (a policy trained on them learns that the first result is always right).
  * Built from offline transitions only, in their order, so the same data always gives the same memory.
@@ -96,6 +99,8 @@ export interface OfflineMemoryData {
   records: ListingRecord[];
   returns: [action: string, counts: { times: number; returned: number }][];
   pages: [action: string, page: RememberedPage][];
+  gradedOutcomes: boolean;
+  choices: [group: string, values: string[]][];
 }
 
 export class OfflineMemory {
@@ -104,6 +109,8 @@ export class OfflineMemory {
   private index: MiniSearch<{ id: number; text: string }> | undefined;
   private readonly order: ListingRecord[] = [];
   private readonly returns = new Map<string, { times: number; returned: number }>();
+  private graded = false;
+  private readonly choices = new Map<string, Set<string>>();
 
   static fromTransitions(transitions: Iterable<Transition>): OfflineMemory {
     const memory = new OfflineMemory();
@@ -127,6 +134,9 @@ export class OfflineMemory {
       else earlier = new Set();
       previous = t;
       if (!realSources.includes(t.source) || !t.valid) continue;
+      if (t.done && t.reward > 0 && t.reward < 1) this.graded = true;
+      for (const page of [t.state, t.next])
+        for (const g of pageChoices(page)) this.addChoices(g.name, g.options);
       if (earlier.size > 0 && t.next.text !== t.state.text)
         this.countReturn(t.action, earlier.has(t.next.text));
       const listing = parseListing(t.next);
@@ -146,6 +156,8 @@ export class OfflineMemory {
     for (const r of data.records) memory.addRecord(r);
     for (const [action, page] of data.pages) memory.pages.set(action, page);
     for (const [action, counts] of data.returns) memory.returns.set(action, counts);
+    memory.graded = data.gradedOutcomes;
+    for (const [group, values] of data.choices) memory.addChoices(group, values);
     return memory;
   }
 
@@ -154,7 +166,31 @@ export class OfflineMemory {
       records: this.order,
       returns: [...this.returns],
       pages: [...this.pages],
+      gradedOutcomes: this.graded,
+      choices: [...this.choices].map(([group, values]) => [group, [...values]]),
     };
+  }
+
+  /** The values a group of options took on the demonstrations' pages ("color": black, navy, …). */
+  optionValues(group: string): ReadonlySet<string> | undefined {
+    return this.choices.get(group);
+  }
+
+  private addChoices(group: string, values: readonly string[]) {
+    let known = this.choices.get(group);
+    if (!known) {
+      known = new Set();
+      this.choices.set(group, known);
+    }
+    for (const v of values) known.add(v);
+  }
+
+  /**
+   * Whether the domain's outcome rewards are graded: some real episode ended with a reward strictly between 0 and
+   * 1 (WebShop's share of the goal met), not only success or failure (ALFWorld's).
+   */
+  get gradedOutcomes(): boolean {
+    return this.graded;
   }
 
   get size(): { records: number; pages: number } {

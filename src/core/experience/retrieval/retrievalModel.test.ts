@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Demonstration } from "../../replay/buffer";
 import type { Task } from "../../types";
+import { OfflineMemory } from "./offlineMemory";
 import { RetrievalExperienceModel } from "./retrievalModel";
 
 const task: Task = {
@@ -161,6 +162,54 @@ describe("retrieval experience model", () => {
     expect(wrong).toMatchObject({ done: true, reward: 0, success: false });
   });
 
+  it("keeps a graded estimate in a domain whose real episodes end with graded rewards: no rounding to 0 or 1", async () => {
+    const shopTask: Task = { ...task, instruction: "green linen shirt size l with short sleeves" };
+    const endings = [
+      demo(
+        "g",
+        "item: Red Cotton Shirt, size M, Short Sleeves [SEP] Buy Now",
+        "click[buy now]",
+        "Thank you",
+        {
+          instruction: "red cotton shirt size m with short sleeves",
+          reward: 1,
+          done: true,
+          success: true,
+        },
+      ),
+      demo("b", "item: blue wool hat [SEP] Buy Now", "click[buy now]", "Thank you", {
+        instruction: "red cotton shirt size m with short sleeves",
+        reward: 0,
+        done: true,
+      }),
+    ];
+    // The page shows the shirt, not its sleeves: less of the instruction than the expert's purchase showed.
+    const input = {
+      task: shopTask,
+      history: [],
+      state: { text: "item: Green Linen Shirt, size L [SEP] Buy Now" },
+      action: "click[buy now]",
+      demonstrations: endings,
+    };
+    // Demonstrations alone show only 0 and 1: the estimate is rounded, the purchase paid in full.
+    expect(await model.predict(input)).toMatchObject({ done: true, reward: 1 });
+    // The domain's logs (the offline memory) hold a partial reward: the estimate stays what the evidence says.
+    const partial = demo("p", "item: Tan Linen Shirt [SEP] Buy Now", "click[buy now]", "Thank you", {
+      instruction: "tan linen shirt size s",
+      reward: 0.5,
+      done: true,
+    });
+    const memory = OfflineMemory.fromTransitions([partial]);
+    expect(memory.gradedOutcomes).toBe(true);
+    expect(OfflineMemory.fromData(JSON.parse(JSON.stringify(memory.toData()))).gradedOutcomes).toBe(true);
+    const graded = await new RetrievalExperienceModel({ reasoning: true }, memory).predict(input);
+    expect(graded.done).toBe(true);
+    expect(graded.reward).toBeGreaterThan(0.5);
+    expect(graded.reward).toBeLessThan(0.95);
+    // A domain of successes and failures only keeps its binary outcomes.
+    expect(OfflineMemory.fromTransitions(endings).gradedOutcomes).toBe(false);
+  });
+
   it("uses the agent's own history: the same action earlier in the episode shows the same place again", async () => {
     const earlier = {
       state: { text: "You arrive at sofa 1." },
@@ -300,6 +349,39 @@ describe("retrieval experience model, outcome of a purchase", () => {
     // Its page shows 75% of the instruction net of the broken choice, so the experts' 1 scales to 0.75; the choice
     // none of them skipped costs a sixth of that again, as an outcome reward counts one requirement of about six.
     expect(skipped.reward).toBeCloseTo(0.75 * (5 / 6), 3);
+  });
+
+  it("does not pay a purchase in full where the page does not offer the color asked, once it knows the domain's colors", async () => {
+    const navyTask: Task = { ...shopTask, instruction: asked("navy") };
+    const blank = page(asked("navy"), "Kinetek Edge Bluetooth Speaker, Built In Microphone", "black");
+    const input = {
+      task: navyTask,
+      history: [],
+      state: { ...blank, text: blank.text.replace(" [SEP] Selected: color: black", "") },
+      action: "click[buy now]",
+      demonstrations: demonstrations.slice(0, 3),
+    };
+    const naive = await model.predict(input);
+    // A page that learnt navy as a color from another speaker's page.
+    const navyPage = {
+      text: "Instruction: [SEP] x [SEP] Back to Search [SEP] < Prev [SEP] color [SEP] navy [SEP] black [SEP] Buy Now",
+      actions: ["click[back to search]", "click[< prev]", "click[navy]", "click[black]", "click[buy now]"],
+    };
+    const memory = OfflineMemory.fromTransitions([
+      {
+        ...demonstrations[0]!,
+        id: "seen",
+        state: navyPage,
+        action: "click[navy]",
+        next: navyPage,
+        done: false,
+      },
+    ]);
+    const informed = await new RetrievalExperienceModel({ reasoning: true }, memory).predict(input);
+    expect(naive).toMatchObject({ done: true, success: true });
+    expect(informed).toMatchObject({ done: true, success: false });
+    expect(informed.reasoning).toContain("color: navy not offered");
+    expect(informed.reward).toBeLessThan(naive.reward - 0.1);
   });
 
   it("checks the price bound only with reasoning: without it, a purchase above the bound passes like the experts'", async () => {

@@ -12,7 +12,7 @@ import type {
   ExperienceSettings,
 } from "../types";
 import { type Analogy, analogy, applySubstitutions } from "./analogy";
-import { type GoalEvidence, goalEvidence } from "./evidence";
+import { type GoalEvidence, goalEvidence, type OptionVocabulary } from "./evidence";
 import { type OfflineMemory, parseListing, renderListing } from "./offlineMemory";
 import { choiceEdit, editsInPlace, transferEdit } from "./pageEdit";
 
@@ -309,7 +309,13 @@ export class RetrievalExperienceModel implements ExperienceModel {
       hit.of.action === demo.action
     )
       return hit.evidence;
-    const evidence = goalEvidence(demo.instruction, demo.state, demo.action, this.settings.reasoning);
+    const evidence = goalEvidence(
+      demo.instruction,
+      demo.state,
+      demo.action,
+      this.settings.reasoning,
+      this.vocabulary,
+    );
     this.evidence.set(demo.id, { of: demo, evidence });
     return evidence;
   }
@@ -327,6 +333,14 @@ export class RetrievalExperienceModel implements ExperienceModel {
   learn(transitions: readonly Transition[]): void {
     this.memory?.learn(transitions);
     this.predictions.clear();
+    // New pages can teach new option values, which change what a page shows broken.
+    this.evidence.clear();
+  }
+
+  /** The domain's option values, from the memory (none without it). */
+  private get vocabulary(): OptionVocabulary | undefined {
+    const memory = this.memory;
+    return memory && ((group) => memory.optionValues(group));
   }
 
   private mapping(demo: Demonstration, input: ExperienceInput): Mapping {
@@ -579,8 +593,14 @@ export class RetrievalExperienceModel implements ExperienceModel {
       : { chosen: candidates[0]!, agreeing: 1, considered: 1 };
     const chosen = best.chosen;
 
-    const outcome = estimateOutcome(input, candidates, chosen, this.settings.reasoning, (demo) =>
-      this.demoEvidence(demo),
+    const outcome = estimateOutcome(
+      input,
+      candidates,
+      chosen,
+      this.settings.reasoning,
+      (demo) => this.demoEvidence(demo),
+      this.memory?.gradedOutcomes ?? false,
+      this.vocabulary,
     );
     const recall = this.recall(input, chosen);
     const confidence = confidenceOf(input, chosen, best, outcome, recall?.known === true);
@@ -709,6 +729,8 @@ function estimateOutcome(
   chosen: Candidate,
   reasoning: boolean,
   demoEvidence: (demo: Demonstration) => GoalEvidence,
+  gradedOutcomes: boolean,
+  vocabulary: OptionVocabulary | undefined,
 ): Outcome {
   if (chosen.exact) {
     return {
@@ -727,7 +749,7 @@ function estimateOutcome(
   const doneShare = pool.reduce((s, c) => s + weight(c) * (c.demo.done ? 1 : 0), 0) / totalWeight;
   const done = doneShare >= 0.5;
   const ending = pool.filter((c) => c.demo.done === done);
-  const here = goalEvidence(input.task.instruction, input.state, input.action, reasoning);
+  const here = goalEvidence(input.task.instruction, input.state, input.action, reasoning, vocabulary);
   const evidence = here.score;
   let reward = 0;
   let successShare = 0;
@@ -767,8 +789,12 @@ function estimateOutcome(
     }
     reward = den > 0 ? num / den : 0;
     successShare = den > 0 ? succeeded / den : 0;
-    // Binary outcome rewards (success or not) only where the demonstrations show both outcomes.
+    // Binary outcome rewards (success or not) only where the demonstrations show both outcomes, and never in a
+    // domain whose real episodes end with graded rewards: there a handful of retrieved 0s and 1s is a sample of
+    // the graded scale, and rounding its estimate gave a purchase that left a third of the instruction unshown
+    // the full reward (the shop's rewards are graded; 0.66 became 1).
     const binary =
+      !gradedOutcomes &&
       ending.every((c) => c.demo.reward === 0 || c.demo.reward === 1) &&
       ending.some((c) => c.demo.reward === 0) &&
       ending.some((c) => c.demo.reward === 1);
