@@ -135,7 +135,7 @@ export function markdown(
       `${meta.minutes.toFixed(1)} min wall time${meta.overrides?.length ? `, with ${meta.overrides.map((o) => `\`${o}\``).join(", ")} in every row` : ""}. ` +
       `Success is % of ${meta.scale.evaluationEpisodes} held-out real ${heldOut} ` +
       "(mean ± standard deviation over seeds). The sim-to-real gap is the final policy's success on the " +
-      "first of those tasks in the synthetic environment minus its real success: how much of what it learned only " +
+      "same tasks in the synthetic environment minus its real success: how much of what it learned only " +
       "pleases the experience model. On the shop, success is strict (exact options) as the rewards are; the " +
       "WebShop rule column scores the same purchases by WebShop's own goal.py (an option counts when its fuzzy " +
       "match score is above 85). Paper figures are Llama-3.1-8B on WebShop / ALFWorld: " +
