@@ -5,7 +5,7 @@ import { REAL_DOMAIN_NAMES } from "@/core/envs/names";
 import { getRealDomain } from "@/core/envs/registry";
 import { measureFidelity } from "@/core/experience/fidelityRun";
 import type { ExperienceSettings, JudgeScores } from "@/core/experience/types";
-import { HELD_OUT_TASKS } from "@/core/train/heldOut";
+import { HELD_OUT_TASKS, heldOutTask } from "@/core/train/heldOut";
 import { config } from "@/env";
 import { createExperienceModel, createJudge, createLlm, createTeacher } from "@/server/experience/backends";
 import { SFT_EXPORT_SETTINGS, sftRecords } from "@/server/experience/exportSft";
@@ -88,7 +88,7 @@ export function registerExperienceCommands(program: Command) {
       const { report } = await withReplayBuffer(db, (store) =>
         measureFidelity(domain, model, store, settings, {
           transitions: options.transitions,
-          tasks: options.tasks,
+          task: (i) => heldOutTask(domain, options.tasks, i),
           epsilon: options.epsilon,
           seed: options.seed,
           onProgress: (done) => bar.update(done),

@@ -47,7 +47,7 @@ describe("measureFidelity", () => {
   for (const domain of [household, shop]) {
     it(`scores a model that knows the real ${domain.name} environment as perfect, and a frozen one as poor`, async () => {
       const settings = { k: 0, historyWindow: 1000, reasoning: false };
-      const options = { transitions: 60, tasks: "test" as const, epsilon: 0.3, seed: 4 };
+      const options = { transitions: 60, task: (i: number) => domain.task("test", i), epsilon: 0.3, seed: 4 };
       const perfect = await measureFidelity(domain, new Oracle(domain), undefined, settings, options);
       expect(perfect.report).toMatchObject({
         transitions: 60,
@@ -72,7 +72,7 @@ describe("measureFidelity", () => {
       new RetrievalExperienceModel({ reasoning: true }),
       buffer,
       { k: 8, historyWindow: 4, reasoning: true },
-      { transitions: 300, tasks: "test", epsilon: 0.3, seed: 2 },
+      { transitions: 300, task: (i) => household.task("test", i), epsilon: 0.3, seed: 2 },
     );
     expect(report.confidenceRight).toBeGreaterThan(report.confidenceWrong ?? 1);
     expect(report.confidenceAuroc).toBeGreaterThan(0.55);

@@ -1,7 +1,6 @@
 import type { RealDomain } from "../envs/domain";
 import type { ReplayBuffer } from "../replay/buffer";
-import { type HeldOutTasks, heldOutTask } from "../train/heldOut";
-import type { Step, StepResult } from "../types";
+import type { Step, StepResult, Task } from "../types";
 import { demonstrationConfidence } from "./confidence";
 import { aggregate, type FidelityReport, scoreTransition, type TransitionScore } from "./fidelity";
 import type { ExperienceInput, ExperienceModel, ExperiencePrediction, ExperienceSettings } from "./types";
@@ -9,10 +8,10 @@ import type { ExperienceInput, ExperienceModel, ExperiencePrediction, Experience
 export interface FidelityOptions {
   transitions: number;
   /**
-   * Held-out tasks (the buffer holds train tasks only): the test split the table reports, or the validation tasks,
-   * for choosing the model's settings without looking at the test tasks.
+   * The held-out task of each episode (the buffer holds train tasks only): the test split the table reports, or
+   * the validation tasks, for choosing the model's settings without looking at the test tasks (train/heldOut.ts).
    */
-  tasks: HeldOutTasks;
+  task: (episode: number) => Task;
   /** Behaviour policy that produces the real transitions: a noisy expert covers successes, failures and invalid actions. */
   epsilon: number;
   seed: number;
@@ -47,7 +46,7 @@ export async function measureFidelity(
   const scores: TransitionScore[] = [];
   for (let episode = 0; scores.length < options.transitions; episode++) {
     if (options.signal?.aborted) throw options.signal.reason;
-    const task = heldOutTask(domain, options.tasks, episode);
+    const task = options.task(episode);
     const env = domain.createEnvironment();
     let state = await env.reset(task);
     const history: Step[] = [];
