@@ -327,7 +327,9 @@ export class RetrievalExperienceModel implements ExperienceModel {
   constructor(
     private readonly settings: Pick<ExperienceSettings, "reasoning">,
     private readonly memory?: OfflineMemory,
-  ) {}
+  ) {
+    this.vocabulary = memory && ((group) => memory.optionValues(group));
+  }
 
   /** Real pages seen during the run join the memory: an entry opened for real is then recalled, not invented. */
   learn(transitions: readonly Transition[]): void {
@@ -337,11 +339,8 @@ export class RetrievalExperienceModel implements ExperienceModel {
     this.evidence.clear();
   }
 
-  /** The domain's option values, from the memory (none without it). */
-  private get vocabulary(): OptionVocabulary | undefined {
-    const memory = this.memory;
-    return memory && ((group) => memory.optionValues(group));
-  }
+  /** The domain's option values, from the memory (none without it): made once, read on every prediction. */
+  private readonly vocabulary: OptionVocabulary | undefined;
 
   private mapping(demo: Demonstration, input: ExperienceInput): Mapping {
     let byState = this.mappings.get(demo);
