@@ -41,13 +41,21 @@ export function choiceGroups(
  * a listing's next entry or a sentence (the instruction before "Back to Search") names no group.
  */
 export function pageChoices(page: Observation): { name: string; options: string[] }[] {
-  const buttons = new Set((page.actions ?? []).map((a) => (ARGUMENT.exec(a)?.[1] ?? a).trim().toLowerCase()));
-  const segments = page.text
+  return choiceGroups(pageSegments(page), buttonLabels(page)).filter((g) => GROUP_NAME.test(g.name));
+}
+
+/** What a page's buttons say, lower-cased: "click[Navy]" → "navy". */
+function buttonLabels(page: Observation): Set<string> {
+  return new Set((page.actions ?? []).map((a) => (ARGUMENT.exec(a)?.[1] ?? a).trim().toLowerCase()));
+}
+
+/** A page's text in its segments ("[SEP]"- or line-separated), lower-cased, empty ones dropped. */
+function pageSegments(page: Observation): string[] {
+  return page.text
     .toLowerCase()
     .split(SEGMENT)
     .map((s) => s.trim())
     .filter((s) => s !== "");
-  return choiceGroups(segments, buttons).filter((g) => GROUP_NAME.test(g.name));
 }
 
 /** Group names are a word or two ("size", "sun protection"), not a price, a label or a title before a button. */
@@ -109,16 +117,9 @@ export function goalEvidence(
   vocabulary?: OptionVocabulary,
 ): GoalEvidence {
   const goal = instruction.toLowerCase();
-  const labels = [
-    ...new Set((state.actions ?? []).map((a) => (ARGUMENT.exec(a)?.[1] ?? a).trim().toLowerCase())),
-  ];
-  const buttons = new Set(labels);
+  const buttons = buttonLabels(state);
   const echo = goal.trim();
-  const segments = state.text
-    .toLowerCase()
-    .split(SEGMENT)
-    .map((segment) => segment.trim())
-    .filter((s) => s !== "" && s !== echo);
+  const segments = pageSegments(state).filter((s) => s !== echo);
   const kept = segments.filter((s) => !buttons.has(s)).map((s) => s.replaceAll(echo, " "));
   const situation = `${kept.join("\n")}\n${action.toLowerCase()}`;
 
