@@ -1,0 +1,12 @@
+-- CreateTable
+CREATE TABLE "SignInThrottle" (
+    "key" TEXT NOT NULL PRIMARY KEY,
+    "failures" INTEGER NOT NULL DEFAULT 0,
+    "windowStart" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "lockedUntil" DATETIME,
+    "updatedAt" DATETIME NOT NULL
+);
+
+-- AlterTable
+ALTER TABLE "Job" ADD COLUMN "waits" INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE "Job" ADD COLUMN "lapses" INTEGER NOT NULL DEFAULT 0;
