@@ -19,8 +19,9 @@ registerUserCommands(program);
 
 program
   .parseAsync()
-  // Native handles (LanceDB) may keep the event loop alive: exit once the output has been flushed.
-  .then(() => process.stdout.write("", () => process.exit(0)))
+  // Native handles (LanceDB) may keep the event loop alive: exit once the output has been flushed, with the code
+  // a command set (audit's 1 on a problem).
+  .then(() => process.stdout.write("", () => process.exit(process.exitCode ?? 0)))
   .catch((error: unknown) => {
     process.stderr.write(`error: ${error instanceof Error ? error.message : String(error)}\n`, () =>
       process.exit(1),

@@ -85,5 +85,46 @@ describeEachDatabase("audit", (dialect) => {
       const { problems } = await auditStores(t.db, reopened);
       expect(problems).toContain(`1 steps marked as indexed are missing from LanceDB: ${step.id}`);
     });
+
+    it("names an iteration whose rollouts were taken, a failed job, and a run that waits for no job", async () => {
+      // What a deletion that reached into another run left: an early iteration short of rollouts, its metrics and
+      // statistics as they were.
+      const taken = await t.db.trajectory.findFirstOrThrow({
+        where: { runId, iteration: 1, purpose: "train" },
+        include: { steps: true },
+      });
+      const { id: _id, steps, createdAt: _c, ...copy } = taken;
+      await t.db.trajectory.delete({ where: { id: taken.id } });
+      const job = await t.db.job.create({
+        data: { type: "index", payload: {}, status: "failed", error: "database or disk is full" },
+      });
+      const stuck = await t.db.run.create({
+        data: {
+          name: "stuck",
+          method: "dreamgym",
+          domain: "household",
+          algorithm: "grpo",
+          config: {},
+          status: "queued",
+        },
+      });
+      const { problems } = await auditStores(t.db, store);
+      const text = problems.join("\n");
+      expect(text).toMatch(
+        new RegExp(
+          `1 iterations' metrics count other transitions than their run stores up to them: run ${runId} iteration \\d+ \\(real 0 counted, 0 stored; synthetic \\d+ counted, \\d+ stored\\)`,
+        ),
+      );
+      expect(text).toContain(`1 jobs failed: ${job.id} (index: database or disk is full)`);
+      expect(text).toContain(`1 runs wait for a job that will never run them: ${stuck.id} (queued)`);
+
+      await t.db.trajectory.create({
+        data: { ...copy, steps: { create: steps.map(({ id: _s, trajectoryId: _t, ...s }) => s) } as never },
+      });
+      await t.db.job.delete({ where: { id: job.id } });
+      await t.db.run.delete({ where: { id: stuck.id } });
+      const after = (await auditStores(t.db, store)).problems.join("\n");
+      expect(after).not.toMatch(/iterations' metrics|jobs failed|wait for a job/);
+    });
   });
 });

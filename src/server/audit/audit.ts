@@ -33,9 +33,10 @@ function some(ids: string[]): string {
 /**
  * Checks that nothing a job wrote is lost or stored twice, reading only (reconcile.ts repairs what can be
  * repaired). Relations the schema cannot enforce are checked here: a trajectory holds as many steps as its length;
- * an iteration's task statistics count its rollouts; a run's transition counters match its stored rollouts; a
- * finished run keeps no rollouts past its last iteration; no step has two traces from one teacher; every step is in
- * LanceDB exactly once, and LanceDB holds no step that the database does not.
+ * an iteration's task statistics count its rollouts; a run's transition counters, and every iteration's, match its
+ * stored rollouts (a deletion that took another run's rows shows here); a finished run keeps no rollouts past its
+ * last iteration; no step has two traces from one teacher; every step is in LanceDB exactly once, and LanceDB holds
+ * no step that the database does not; no job failed; no run waits as queued or running without a job to run it.
  */
 export async function auditStores(db: Db, store: LanceReplayBuffer): Promise<AuditReport> {
   const problems: string[] = [];
@@ -93,6 +94,12 @@ export async function auditStores(db: Db, store: LanceReplayBuffer): Promise<Aud
   if (badCounters.length)
     problems.push(
       `${badCounters.length} runs count other transitions than they store: ${some(badCounters.map((r) => `${r.id} (real ${r.real} counted, ${r.storedReal ?? 0} stored; synthetic ${r.synthetic} counted, ${r.storedSynthetic ?? 0} stored)`))}`,
+    );
+
+  const drift = await iterationsThatDisagree(db);
+  if (drift.length)
+    problems.push(
+      `${drift.length} iterations' metrics count other transitions than their run stores up to them: ${some(drift)}`,
     );
 
   const missingMetrics = await db.$queryRaw<{ id: string; iteration: number; metrics: bigint }[]>`
@@ -155,6 +162,20 @@ export async function auditStores(db: Db, store: LanceReplayBuffer): Promise<Aud
   if (orphans.length)
     problems.push(`${orphans.length} LanceDB rows belong to no step in the database: ${some(orphans)}`);
 
+  const failed = await db.job.findMany({
+    where: { status: "failed" },
+    select: { id: true, type: true, error: true },
+    orderBy: { id: "asc" },
+  });
+  if (failed.length)
+    problems.push(
+      `${failed.length} jobs failed: ${some(failed.map((j) => `${j.id} (${j.type}: ${(j.error ?? "no error recorded").slice(0, 200)})`))}`,
+    );
+
+  const stuck = await stuckRuns(db);
+  if (stuck.length)
+    problems.push(`${stuck.length} runs wait for a job that will never run them: ${some(stuck)}`);
+
   const jobs: Record<string, number> = {};
   for (const g of await db.job.groupBy({ by: ["status"], _count: { _all: true } }))
     jobs[g.status] = g._count._all;
@@ -174,4 +195,73 @@ export async function auditStores(db: Db, store: LanceReplayBuffer): Promise<Aud
     },
     problems,
   };
+}
+
+/**
+ * Each iteration's metrics record the run's transitions so far (cumulative, real and synthetic); the run's stored
+ * train rollouts up to that iteration must add up to them. Runs the environment server records are left out: their
+ * trainers count what they played, not what was stored.
+ */
+async function iterationsThatDisagree(db: Db): Promise<string[]> {
+  const stored = await db.$queryRaw<
+    { runId: string; iteration: number; source: string; n: bigint | number }[]
+  >`
+    SELECT t."runId", t.iteration, t.source, SUM(t.length) AS n FROM "Trajectory" t JOIN "Run" r ON r.id = t."runId"
+    WHERE t.purpose = 'train' AND t.iteration IS NOT NULL AND r.kind = 'worker'
+    GROUP BY t."runId", t.iteration, t.source`;
+  const metrics = await db.$queryRaw<
+    { runId: string; iteration: number; realTransitions: number; syntheticTransitions: number }[]
+  >`
+    SELECT m."runId", m.iteration, m."realTransitions", m."syntheticTransitions" FROM "RunMetric" m
+    JOIN "Run" r ON r.id = m."runId" WHERE r.kind = 'worker' ORDER BY m."runId", m.iteration`;
+  const perIteration = new Map<string, { real: number; synthetic: number }>();
+  for (const row of stored) {
+    const key = `${row.runId}:${row.iteration}`;
+    const sums = perIteration.get(key) ?? { real: 0, synthetic: 0 };
+    if (row.source === "real") sums.real += Number(row.n);
+    if (row.source === "synthetic") sums.synthetic += Number(row.n);
+    perIteration.set(key, sums);
+  }
+  const iterationsOf = new Map<string, number[]>();
+  for (const row of stored) {
+    const list = iterationsOf.get(row.runId) ?? [];
+    if (!list.includes(row.iteration)) list.push(row.iteration);
+    iterationsOf.set(row.runId, list);
+  }
+  const wrong: string[] = [];
+  for (const m of metrics) {
+    let real = 0;
+    let synthetic = 0;
+    for (const iteration of iterationsOf.get(m.runId) ?? []) {
+      if (iteration > m.iteration) continue;
+      const sums = perIteration.get(`${m.runId}:${iteration}`);
+      real += sums?.real ?? 0;
+      synthetic += sums?.synthetic ?? 0;
+    }
+    if (real !== m.realTransitions || synthetic !== m.syntheticTransitions)
+      wrong.push(
+        `run ${m.runId} iteration ${m.iteration} (real ${m.realTransitions} counted, ${real} stored; synthetic ${m.syntheticTransitions} counted, ${synthetic} stored)`,
+      );
+  }
+  return wrong;
+}
+
+/** Runs that say queued or running while none of their train jobs is queued or running. */
+async function stuckRuns(db: Db): Promise<string[]> {
+  const waiting = await db.run.findMany({
+    where: { status: { in: ["queued", "running"] }, kind: "worker" },
+    select: { id: true, status: true },
+  });
+  if (waiting.length === 0) return [];
+  const active = new Set(
+    (
+      await db.job.findMany({
+        where: { type: "train", status: { in: ["queued", "running"] } },
+        select: { payload: true },
+      })
+    )
+      .map((j) => (j.payload as { runId?: unknown } | null)?.runId)
+      .filter((id): id is string => typeof id === "string"),
+  );
+  return waiting.filter((r) => !active.has(r.id)).map((r) => `${r.id} (${r.status})`);
 }

@@ -300,8 +300,13 @@ export class LanceReplayBuffer implements ReplayBuffer {
     return found;
   }
 
-  /** Every id in the table, in batches (a million ids fit in memory, but need not be held twice). */
+  /**
+   * Every id in the table, in batches (a million ids fit in memory, but need not be held twice). Read at the
+   * latest version, not the one the read-consistency interval last saw: the audit and reconcile compare these ids
+   * with the database, and a writer thread or another process may have added rows a moment ago.
+   */
   async *ids(): AsyncGenerator<string[]> {
+    await this.table.checkoutLatest();
     for await (const batch of this.table.query().select(["id"])) {
       const column = batch.getChild("id");
       if (!column) continue;

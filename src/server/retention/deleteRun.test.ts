@@ -102,6 +102,81 @@ describeEachDatabase("run deletion", (dialect) => {
       expect(await lanceIds(store)).toEqual(rows);
     });
 
+    it("keeps the generated tasks another run also uses, with that run's rows on them, and hands them over", async () => {
+      // Two runs of one config and seed write the same variations: B's rollouts, statistics and a variation of
+      // its own sit on tasks A wrote first. Deleting A must take none of B's rows.
+      const a = await writeRun(f.db, "a");
+      const b = await writeRun(f.db, "b");
+      const ofA = await f.db.task.findFirstOrThrow({ where: { runId: a.runId } });
+      const grandchild = await f.db.task.create({
+        data: {
+          id: `${ofA.id}~2`,
+          domain: "household",
+          instruction: "a variation of A's variation",
+          origin: "generated",
+          parentId: ofA.id,
+          generation: 2,
+          runId: a.runId,
+        },
+      });
+      await f.db.trajectory.create({
+        data: {
+          taskId: grandchild.id,
+          domain: "household",
+          source: "synthetic",
+          purpose: "train",
+          runId: b.runId,
+          iteration: 2,
+          group: 0,
+        },
+      });
+      await f.db.taskStat.create({
+        data: {
+          runId: b.runId,
+          iteration: 1,
+          taskId: ofA.id,
+          count: 1,
+          meanReward: 1,
+          variance: 0,
+          successRate: 1,
+        },
+      });
+      const unusedOfA = await f.db.task.create({
+        data: {
+          id: `${SEED_TASK}~only-a`,
+          domain: "household",
+          instruction: "only A's",
+          origin: "generated",
+          runId: a.runId,
+        },
+      });
+      const ofB = async () => ({
+        trajectories: await f.db.trajectory.count({ where: { runId: b.runId } }),
+        steps: await f.db.step.count({ where: { trajectory: { runId: b.runId } } }),
+        taskStats: await f.db.taskStat.count({ where: { runId: b.runId } }),
+      });
+      const before = await ofB();
+
+      const preview = await previewRunDeletion(f.db, a.runId);
+      expect(preview).toMatchObject({
+        trajectories: a.expected.trajectories,
+        generatedTasks: 1,
+        sharedTasks: 2,
+      });
+      await deleteRun(f.db, a.runId, await f.store());
+
+      expect(await ofB()).toEqual(before);
+      // B inherits both, the lineage whole; A's unused variation is gone with A.
+      expect(await f.db.task.findUnique({ where: { id: grandchild.id } })).toMatchObject({
+        runId: b.runId,
+        parentId: ofA.id,
+      });
+      expect(await f.db.task.findUnique({ where: { id: ofA.id } })).toMatchObject({ runId: b.runId });
+      expect(await f.db.task.findUnique({ where: { id: unusedOfA.id } })).toBeNull();
+      // And B's own deletion then takes them, as nothing else uses them.
+      expect(await previewRunDeletion(f.db, b.runId)).toMatchObject({ generatedTasks: 3, sharedTasks: 0 });
+    });
+
     it("says there is no such run", async () => {
       const store = await f.store();
       await expect(deleteRun(f.db, "nope", store)).rejects.toMatchObject({

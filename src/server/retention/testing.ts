@@ -112,6 +112,7 @@ export async function writeRun(
       taskStats: 2,
       checkpoints: 1,
       generatedTasks: 1,
+      sharedTasks: 0,
       jobs: 1,
     },
   };

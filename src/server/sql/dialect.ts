@@ -101,6 +101,16 @@ export async function lockForWriting(tx: Pick<Db, "$executeRaw" | "$executeRawUn
 }
 
 /**
+ * Waits for a deletion that holds the write lock (lockForWriting) before a transaction reads which tasks exist and
+ * references them. PostgreSQL: ROW EXCLUSIVE on Task, which writers share with each other but not with a deletion's
+ * lock; the statements after it see what the deletion committed. SQLite: the database's write lock, as above.
+ */
+export async function waitForDeletions(tx: Pick<Db, "$executeRaw" | "$executeRawUnsafe">): Promise<void> {
+  if (dialectOf(tx) === "postgresql") await tx.$executeRawUnsafe(`LOCK TABLE "Task" IN ROW EXCLUSIVE MODE`);
+  else await tx.$executeRaw`UPDATE "Setting" SET key = key WHERE 0 = 1`;
+}
+
+/**
  * A case-insensitive "contains" filter for Prisma, as a search box means it: SQLite's LIKE ignores ASCII case by
  * itself; PostgreSQL's needs Prisma's insensitive mode (ILIKE), which SQLite's client types do not know.
  */

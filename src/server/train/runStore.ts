@@ -134,7 +134,7 @@ export async function prepareIteration(
   return { report, rows };
 }
 
-/** recordIteration's second half: the tasks, then the iteration in one fenced transaction. */
+/** recordIteration's second half: the iteration with its tasks, in one fenced transaction. */
 export async function commitIteration(
   db: Db,
   runId: string,
@@ -144,13 +144,6 @@ export async function commitIteration(
   /** Whether this iteration's state becomes the run's checkpoint (the writer thread spaces them out). */
   checkpoint = true,
 ): Promise<number> {
-  await ensureTasks(
-    db,
-    report.episodes.map((e) => e.task),
-    runId,
-  );
-  // New variations after: their parents were in this batch.
-  await ensureTasks(db, report.generated, runId);
   // Below 1 until the job has finished its final evaluation.
   const progress = Math.min(
     0.99,
@@ -162,6 +155,13 @@ export async function commitIteration(
   );
   await bulkTransaction(db, async (tx) => {
     await fence?.(tx);
+    await ensureTasks(
+      tx,
+      report.episodes.map((e) => e.task),
+      runId,
+    );
+    // New variations after: their parents were in this batch.
+    await ensureTasks(tx, report.generated, runId);
     await insertEpisodeRows(tx, rows);
     await tx.runMetric.upsert({
       where: { runId_iteration: { runId, iteration: report.iteration } },

@@ -5,6 +5,7 @@ import type { TrajectoryPurpose } from "@/shared/enums";
 import { bulkInsert, bulkTransaction } from "../bulkInsert";
 import type { Db } from "../db";
 import type { Fence } from "../queue/fence";
+import { waitForDeletions } from "../sql/dialect";
 import { insertSteps, type StepRow } from "./insertSteps";
 import { offlineStepId } from "./offlineIds";
 
@@ -25,15 +26,20 @@ export interface EpisodeMeta {
   fence?: Fence;
 }
 
+type Tx = Parameters<Parameters<Db["$transaction"]>[0]>[0];
+
 /**
  * Task rows, created once (tasks are immutable once written: their ids are stable). Parents go before their
- * variations so that the lineage key holds; a run's curriculum variations carry the run's id.
+ * variations so that the lineage key holds; a run's curriculum variations carry the run's id. Runs inside the
+ * transaction that then references the tasks: a deletion that removes a task (deleteRun.ts, deleteImport.ts) holds
+ * the write lock, so this either sees the task gone and writes it again, or keeps it referenced from the same commit.
  */
-export async function ensureTasks(db: Db, tasks: readonly Task[], runId?: string): Promise<void> {
+export async function ensureTasks(tx: Tx, tasks: readonly Task[], runId?: string): Promise<void> {
   const unique = new Map(tasks.map((t) => [t.id, t]));
   if (unique.size === 0) return;
+  await waitForDeletions(tx);
   const known = new Set(
-    (await db.task.findMany({ where: { id: { in: [...unique.keys()] } }, select: { id: true } })).map(
+    (await tx.task.findMany({ where: { id: { in: [...unique.keys()] } }, select: { id: true } })).map(
       (t) => t.id,
     ),
   );
@@ -41,7 +47,7 @@ export async function ensureTasks(db: Db, tasks: readonly Task[], runId?: string
     .filter((t) => !known.has(t.id))
     .sort((a, b) => (a.generation ?? 0) - (b.generation ?? 0));
   if (missing.length === 0) return;
-  await db.task.createMany({
+  await tx.task.createMany({
     data: missing.map((t) => taskRow(t, runId)),
   });
 }
@@ -131,14 +137,14 @@ export async function saveEpisodes(
   real?: (StepResult | undefined)[][],
 ): Promise<string[]> {
   if (episodes.length === 0) return [];
-  await ensureTasks(
-    db,
-    episodes.map((e) => e.task),
-    meta.runId,
-  );
   const rows = episodeRows(episodes, meta, real);
   return bulkTransaction(db, async (tx) => {
     await meta.fence?.(tx);
+    await ensureTasks(
+      tx,
+      episodes.map((e) => e.task),
+      meta.runId,
+    );
     const stored = meta.ids
       ? new Set(
           (await tx.trajectory.findMany({ where: { id: { in: rows.ids } }, select: { id: true } })).map(

@@ -67,6 +67,9 @@ function DeleteRunDialog({ id, onClose }: { id: string; onClose: () => void }) {
               countOf(p.jobs, "train job"),
             ])}
             , and its steps' rows in the replay buffer.
+            {p.sharedTasks > 0
+              ? ` ${countOf(p.sharedTasks, "generated task")} that other runs also use stay, with them.`
+              : ""}
           </p>
         </>
       ) : (
