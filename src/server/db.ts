@@ -3,6 +3,7 @@ import { PrismaLibSQL } from "@prisma/adapter-libsql";
 import { config } from "@/env";
 import { PrismaClient } from "@/generated/prisma/client";
 import { isPostgresUrl } from "./sql/dialect";
+import { escapingLike } from "./sql/like";
 import { createSqliteClient } from "./sqliteClient";
 
 /**
@@ -15,10 +16,13 @@ export type Db = PrismaClient;
 /** Several processes (web, workers, CLI) share one SQLite file: wait on a busy database instead of failing. */
 const CONNECTION_PRAGMAS = ["PRAGMA busy_timeout = 15000", "PRAGMA foreign_keys = ON"];
 
-/** Prisma's libsql adapter over createSqliteClient's clients (see there for what they mend). */
+/**
+ * Prisma's libsql adapter over createSqliteClient's clients (see there for what they mend), whose LIKE escapes with
+ * a backslash as PostgreSQL's does (sql/like.ts).
+ */
 class PrismaSqlite extends PrismaLibSQL {
   override createClient(config: Config): Client {
-    return createSqliteClient(config, CONNECTION_PRAGMAS);
+    return escapingLike(createSqliteClient(config, CONNECTION_PRAGMAS));
   }
 }
 

@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { Prisma } from "@/generated/prisma/client";
 import { TrajectorySource } from "@/shared/enums";
 import { containsText, type Dialect } from "../sql/dialect";
+import { escapeLike } from "../sql/like";
 
 /**
  * What the episode explorer filters by. The same filter orders the list and decides which episode comes next
@@ -29,7 +30,8 @@ export function explorerWhere(
     ...(filter.domain ? { domain: filter.domain } : {}),
     ...(filter.source ? { source: filter.source } : {}),
     ...(filter.success !== undefined ? { success: filter.success } : {}),
-    ...(filter.search ? { task: { instruction: containsText(dialect, filter.search) } } : {}),
+    // The search is text to find, not a LIKE pattern: "%" finds a percent sign.
+    ...(filter.search ? { task: { instruction: containsText(dialect, escapeLike(filter.search)) } } : {}),
     ...(filter.runId ? { runId: filter.runId } : {}),
     ...(filter.iteration !== undefined ? { iteration: filter.iteration } : {}),
     ...(filter.taskId ? { taskId: filter.taskId } : {}),
