@@ -16,6 +16,8 @@ import { ensureDemoUsers, ensureFirstAdmin } from "@/server/auth/bootstrap";
 import { getDb } from "@/server/db";
 import { seedDemoIfEmpty } from "@/server/demo/seedDemo";
 import { migrateDeploy } from "@/server/migrate";
+import { isPostgresUrl } from "@/server/sql/dialect";
+import { protectSqliteFiles } from "@/server/sqliteFiles";
 
 const root = path.resolve(import.meta.dirname, "..");
 const log = (line: string) => console.log(`[start] ${line}`);
@@ -80,6 +82,8 @@ function buildIfNeeded() {
 async function main() {
   const settings = config();
   log(`database ${redactDatabaseUrl(settings.databaseUrl)}`);
+  // Before the migrations create it: a new SQLite file is its owner's alone, and an older one is made so.
+  if (!isPostgresUrl(settings.databaseUrl)) protectSqliteFiles(settings.databaseUrl);
   await migrateDeploy(settings.databaseUrl);
   log("migrations applied");
   const db = await getDb();

@@ -10,7 +10,8 @@ export function databaseUrl(env: Record<string, string | undefined> = process.en
   const fromEnv = env.DATABASE_URL;
   if (fromEnv) return fromEnv;
   const dir = path.resolve(/*turbopackIgnore: true*/ dataDir ?? env.DREAMGYM_DATA_DIR ?? "data");
-  fs.mkdirSync(/*turbopackIgnore: true*/ dir, { recursive: true });
+  // Owner only: it holds the database (sessions, password hashes), the auth secret and uploads.
+  fs.mkdirSync(/*turbopackIgnore: true*/ dir, { recursive: true, mode: 0o700 });
   return `file:${path.join(dir, "dreamgym.db")}`;
 }
 

@@ -5,6 +5,7 @@ import { PrismaClient } from "@/generated/prisma/client";
 import { isPostgresUrl } from "./sql/dialect";
 import { escapingLike } from "./sql/like";
 import { createSqliteClient } from "./sqliteClient";
+import { protectSqliteFiles } from "./sqliteFiles";
 
 /**
  * The client the app programs against. Its types are those of the SQLite client; the PostgreSQL client, generated
@@ -31,7 +32,7 @@ const urls = new WeakMap<Db, string>();
 
 /**
  * A Prisma client on DATABASE_URL: PostgreSQL through node-postgres when it is a postgresql:// URL, otherwise the
- * SQLite file through libsql, in WAL mode so readers never block the writer.
+ * SQLite file through libsql, in WAL mode so readers never block the writer, readable by its owner alone.
  */
 export async function createDb(url: string = config().databaseUrl): Promise<Db> {
   const db = isPostgresUrl(url) ? await createPostgresDb(url) : await createSqliteDb(url);
@@ -40,6 +41,7 @@ export async function createDb(url: string = config().databaseUrl): Promise<Db> 
 }
 
 async function createSqliteDb(url: string): Promise<Db> {
+  protectSqliteFiles(url);
   const db = new PrismaClient({ adapter: new PrismaSqlite({ url }) });
   await db.$queryRawUnsafe("PRAGMA journal_mode = WAL");
   for (const pragma of CONNECTION_PRAGMAS) await db.$queryRawUnsafe(pragma);
