@@ -1,4 +1,5 @@
 import type { Db } from "../db";
+import { stuckRuns } from "../queue/stuckRuns";
 import type { LanceReplayBuffer } from "../replay/lanceReplayBuffer";
 
 /** What the two stores hold, counted as an operator would want to see them after a storm of crashes. */
@@ -174,7 +175,9 @@ export async function auditStores(db: Db, store: LanceReplayBuffer): Promise<Aud
 
   const stuck = await stuckRuns(db);
   if (stuck.length)
-    problems.push(`${stuck.length} runs wait for a job that will never run them: ${some(stuck)}`);
+    problems.push(
+      `${stuck.length} runs wait for a job that will never run them: ${some(stuck.map((r) => `${r.id} (${r.status})`))}`,
+    );
 
   const jobs: Record<string, number> = {};
   for (const g of await db.job.groupBy({ by: ["status"], _count: { _all: true } }))
@@ -244,24 +247,4 @@ async function iterationsThatDisagree(db: Db): Promise<string[]> {
       );
   }
   return wrong;
-}
-
-/** Runs that say queued or running while none of their train jobs is queued or running. */
-async function stuckRuns(db: Db): Promise<string[]> {
-  const waiting = await db.run.findMany({
-    where: { status: { in: ["queued", "running"] }, kind: "worker" },
-    select: { id: true, status: true },
-  });
-  if (waiting.length === 0) return [];
-  const active = new Set(
-    (
-      await db.job.findMany({
-        where: { type: "train", status: { in: ["queued", "running"] } },
-        select: { payload: true },
-      })
-    )
-      .map((j) => (j.payload as { runId?: unknown } | null)?.runId)
-      .filter((id): id is string => typeof id === "string"),
-  );
-  return waiting.filter((r) => !active.has(r.id)).map((r) => `${r.id} (${r.status})`);
 }

@@ -9,7 +9,7 @@ export const IMMEDIATE_BEAT_MS = 200;
 
 /**
  * When a job's lease is renewed: every `heartbeatMs`, and at once when the job reports a new progress message
- * (at most every IMMEDIATE_BEAT_MS, for jobs that report every episode): where a job is must be on record before
+ * (at most every IMMEDIATE_BEAT_MS, for jobs that report every episode), and once as soon as the job starts: where a job is must be on record before
  * it can crash there, because a crash point is read from it. Beats never overlap; `beat` must not throw.
  */
 export class BeatSchedule {
@@ -23,6 +23,8 @@ export class BeatSchedule {
     heartbeatMs: number,
   ) {
     this.timer = setInterval(() => this.beatNow(), heartbeatMs);
+    // The first beat at once: the time between the claim and the job's start must not eat into the lease.
+    this.beatNow();
   }
 
   progress(progress: Progress): void {

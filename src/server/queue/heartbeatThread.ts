@@ -42,6 +42,11 @@ export class HeartbeatThread {
     });
   }
 
+  /** Resolves once the thread can beat: claim a job only then. */
+  whenReady(): Promise<void> {
+    return this.ready;
+  }
+
   async start(
     job: { jobId: string; workerId: string; leaseMs: number; heartbeatMs: number },
     listener: BeatListener,

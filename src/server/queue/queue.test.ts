@@ -393,6 +393,8 @@ describe("job outcomes on SQLite's write lock", () => {
         tries++;
         throw new Error("Raw query failed. Code: `5`. Message: `SQLITE_BUSY: database is locked`");
       },
+      // The final failure is written with its run's, in one transaction.
+      $transaction: (write: (tx: unknown) => Promise<unknown>) => write(locked),
     } as unknown as Db;
     await expect(fail(locked, claimed!, "w", new Error("boom"))).rejects.toThrow(
       `could not record collect job ${claimed!.id} as failed: the database stayed locked through ${OUTCOME_ATTEMPTS} tries`,

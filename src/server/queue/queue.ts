@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { type Job, Prisma } from "@/generated/prisma/client";
 import { type Db, isBusyError, retryWhenBusy } from "../db";
 import { dialectOf } from "../sql/dialect";
+import { waitMs } from "./faults";
 import { type JobPayload, type JobType, parsePayload } from "./payloads";
 
 /**
@@ -189,7 +190,7 @@ async function reclaimCrashed(
  * A train job failed by the queue itself (no handler ran to say so) takes its run with it, so the runs page does
  * not show a run as running that nothing will ever run again.
  */
-async function failRunOf(db: Db, job: Job, error: string, now: Date): Promise<void> {
+async function failRunOf(db: Pick<Db, "$executeRaw">, job: Job, error: string, now: Date): Promise<void> {
   if (job.type !== "train") return;
   const runId = (job.payload as { runId?: unknown } | null)?.runId;
   if (typeof runId !== "string") return;
@@ -257,13 +258,17 @@ export async function complete(
     () => db.$executeRaw`
       UPDATE "Job" SET status = 'succeeded', result = ${JSON.stringify(result ?? null)}, progress = 1,
         message = COALESCE(${message?.slice(0, 500) ?? null}, message), "lockedBy" = NULL,
-        "leaseUntil" = NULL, "finishedAt" = ${now}, "updatedAt" = ${now}
+        "leaseUntil" = NULL, "finishedAt" = ${now}, "updatedAt" = ${now}, waits = 0
       WHERE id = ${job.id} AND "lockedBy" = ${workerId} AND status = 'running'`,
   );
   return updated === 1;
 }
 
-/** Record a failed attempt: back to the queue after a backoff, or failed for good once attempts run out. */
+/**
+ * Record a failed attempt: back to the queue after a backoff, or failed for good once attempts run out. A train
+ * job failed for good takes its run with it in the same transaction, so that no run is left queued or running
+ * with no job to run it.
+ */
 export async function fail(
   db: Db,
   job: Job,
@@ -275,10 +280,14 @@ export async function fail(
   const now = new Date();
   const updated = await recordOutcome(job, final ? "failed" : "queued for a retry", () =>
     final
-      ? db.$executeRaw`
-          UPDATE "Job" SET status = 'failed', error = ${message}, "lockedBy" = NULL, "leaseUntil" = NULL,
-            "finishedAt" = ${now}, "updatedAt" = ${now}
-          WHERE id = ${job.id} AND "lockedBy" = ${workerId} AND status = 'running'`
+      ? db.$transaction(async (tx) => {
+          const failed = await tx.$executeRaw`
+            UPDATE "Job" SET status = 'failed', error = ${message}, "lockedBy" = NULL, "leaseUntil" = NULL,
+              "finishedAt" = ${now}, "updatedAt" = ${now}
+            WHERE id = ${job.id} AND "lockedBy" = ${workerId} AND status = 'running'`;
+          if (failed === 1) await failRunOf(tx, job, message, now);
+          return failed;
+        })
       : db.$executeRaw`
           UPDATE "Job" SET status = 'queued', error = ${message}, "lockedBy" = NULL, "leaseUntil" = NULL,
             "runAt" = ${new Date(now.getTime() + backoffMs(job.attempts))}, "updatedAt" = ${now}
@@ -286,6 +295,53 @@ export async function fail(
   );
   if (updated !== 1) return "lost";
   return final ? "failed" : "retry";
+}
+
+/**
+ * A job that met a fault of the machine (faults.ts: a full disk, a locked or unreachable database) goes back to
+ * the queue to wait it out: its attempt is given back, and the wait grows with each fault in a row (waitMs), for as
+ * long as the fault lasts. `error` says what it waits for; the job's progress and message stay where it was.
+ */
+export async function wait(
+  db: Db,
+  job: Job,
+  workerId: string,
+  error: unknown,
+  reason: string,
+): Promise<{ waited: boolean; retryInMs: number }> {
+  const message = error instanceof Error ? error.message : String(error);
+  const current = await db.job.findUnique({ where: { id: job.id }, select: { waits: true } });
+  const retryInMs = waitMs((current?.waits ?? job.waits) + 1);
+  const now = new Date();
+  const text = `waiting: ${reason}, tried again in ${Math.round(retryInMs / 1000)} s (${message.slice(0, 400)})`;
+  const updated = await db.$transaction(async (tx) => {
+    const waiting = await tx.$executeRaw`
+      UPDATE "Job" SET status = 'queued', error = ${text}, "lockedBy" = NULL, "leaseUntil" = NULL,
+        "runAt" = ${new Date(now.getTime() + retryInMs)}, waits = waits + 1,
+        attempts = CASE WHEN attempts > 0 THEN attempts - 1 ELSE 0 END, "updatedAt" = ${now}
+      WHERE id = ${job.id} AND "lockedBy" = ${workerId} AND status = 'running'`;
+    // A train job's run says so too: queued, and what it waits for.
+    const runId = job.type === "train" ? (job.payload as { runId?: unknown } | null)?.runId : undefined;
+    if (waiting === 1 && typeof runId === "string")
+      await tx.$executeRaw`
+        UPDATE "Run" SET status = 'queued', error = ${text} WHERE id = ${runId} AND status IN ('queued', 'running')`;
+    return waiting;
+  });
+  return { waited: updated === 1, retryInMs };
+}
+
+/**
+ * A worker that finds its lease lost while it was alive (paused, or starved of CPU past its lease) says so: the
+ * reclaim that took the job counted a crash, and this takes it back (a lapse is no sign that the job kills its
+ * worker). Only while another claim holds the job, so once per lost lease.
+ */
+export async function recordLapse(db: Db, job: Job): Promise<boolean> {
+  const now = new Date();
+  const updated = await db.$executeRaw`
+    UPDATE "Job" SET lapses = lapses + 1, crashes = CASE WHEN crashes > 0 THEN crashes - 1 ELSE 0 END,
+      "crashStreak" = CASE WHEN "crashStreak" > 0 THEN "crashStreak" - 1 ELSE 0 END, "updatedAt" = ${now}
+    WHERE id = ${job.id} AND "leaseToken" IS DISTINCT FROM ${job.leaseToken} AND crashes > 0`;
+  return updated === 1;
 }
 
 /**

@@ -2,10 +2,12 @@ import type { Job } from "@/generated/prisma/client";
 import { type Db, databaseUrlOf } from "../db";
 import { dialectOf } from "../sql/dialect";
 import { BeatSchedule, type Progress } from "./beatSchedule";
+import { recoverableFault, waitMs } from "./faults";
 import { type Fence, fenceFor } from "./fence";
 import type { HeartbeatThread } from "./heartbeatThread";
 import { isJobType, type JobPayload, type JobType, parsePayload } from "./payloads";
-import { claim, complete, fail, heartbeat, markCancelled, release } from "./queue";
+import { claim, complete, fail, heartbeat, markCancelled, recordLapse, release, wait } from "./queue";
+import { failStuckRuns } from "./stuckRuns";
 import { listenForJobs } from "./wakeup";
 
 export interface JobContext {
@@ -60,6 +62,9 @@ export async function runOneJob(
 ): Promise<boolean> {
   const { db, workerId, handlers, leaseMs, heartbeatMs, heartbeatThread, log = () => {} } = options;
   const types = Object.keys(handlers);
+  // A claim starts the lease's clock: the thread that renews it must be running first (it boots in seconds on a
+  // busy machine, longer than a short lease).
+  await heartbeatThread?.whenReady();
   const job = await claim(db, workerId, leaseMs, types);
   if (!job) return false;
   log(`[${workerId}] claimed ${job.type} ${job.id} (attempt ${job.attempts}/${job.maxAttempts})`);
@@ -69,6 +74,8 @@ export async function runOneJob(
   if (options.stopping?.aborted) stop();
   options.stopping?.addEventListener("abort", stop, { once: true });
   let latest: { fraction?: number; message?: string } = {};
+  /** Whether another worker took the job from this one (its lease ran out): a lapse, recorded at the end. */
+  let lost = false;
   const onBeat = (state: { ownsLease: boolean; cancelRequested: boolean }) => {
     if (!state.ownsLease) abort.abort(new Error("lease lost"));
     else if (state.cancelRequested) abort.abort(new JobCancelled());
@@ -101,24 +108,70 @@ export async function runOneJob(
       log(`[${workerId}] finished ${job.type} ${job.id}`);
     } else {
       log(`[${workerId}] finished ${job.id} but had lost its lease; result dropped`);
+      lost = true;
     }
   } catch (error) {
-    await beats.stop();
-    if (abort.signal.reason instanceof WorkerStopping) {
-      const handedBack = await release(db, job, workerId);
+    const fault =
+      abort.signal.reason instanceof WorkerStopping || abort.signal.reason instanceof JobCancelled
+        ? undefined
+        : recoverableFault(error);
+    if (fault) {
+      // Beats go on until the job is back in the queue: the wait is written while the lease still holds.
+      const waited = await waitOut(db, job, workerId, error, fault, options.stopping);
+      await beats.stop();
       log(
-        `[${workerId}] stopping: ${job.type} ${job.id} ${handedBack ? "handed back to the queue" : "had lost its lease"}`,
+        waited?.waited
+          ? `[${workerId}] ${job.type} ${job.id} waits: ${fault}; tried again in ${Math.round(waited.retryInMs / 1000)} s (${(error as Error).message})`
+          : `[${workerId}] ${job.type} ${job.id}: ${fault}, and the wait could not be recorded (${(error as Error).message}); its lease will run out`,
       );
-    } else if (abort.signal.reason instanceof JobCancelled) {
-      await markCancelled(db, job, workerId);
-      log(`[${workerId}] cancelled ${job.id}`);
     } else {
-      const outcome = await fail(db, job, workerId, error);
-      log(`[${workerId}] ${job.type} ${job.id} failed (${outcome}): ${(error as Error).message}`);
+      await beats.stop();
+      if (abort.signal.reason instanceof WorkerStopping) {
+        const handedBack = await release(db, job, workerId);
+        log(
+          `[${workerId}] stopping: ${job.type} ${job.id} ${handedBack ? "handed back to the queue" : "had lost its lease"}`,
+        );
+        if (!handedBack) lost = true;
+      } else if (abort.signal.reason instanceof JobCancelled) {
+        await markCancelled(db, job, workerId);
+        log(`[${workerId}] cancelled ${job.id}`);
+      } else {
+        const outcome = await fail(db, job, workerId, error);
+        log(`[${workerId}] ${job.type} ${job.id} failed (${outcome}): ${(error as Error).message}`);
+        if (outcome === "lost") lost = true;
+      }
     }
   }
+  if (lost && (await recordLapse(db, job).catch(() => false)))
+    log(
+      `[${workerId}] ${job.type} ${job.id}: its lease ran out while this worker was alive; not counted as a crash`,
+    );
   options.stopping?.removeEventListener("abort", stop);
   return true;
+}
+
+/**
+ * Records that the job waits out a machine fault. The record is a write, which the same fault may refuse (a disk
+ * with no byte left): then it is tried again, further apart each time, for as long as the fault lasts and the job
+ * is still this worker's; the heartbeat keeps the lease meanwhile where it can. Undefined when the worker stops
+ * first or another error comes.
+ */
+async function waitOut(
+  db: Db,
+  job: Job,
+  workerId: string,
+  error: unknown,
+  fault: string,
+  stopping?: AbortSignal,
+): Promise<{ waited: boolean; retryInMs: number } | undefined> {
+  for (let tries = 1; ; tries++) {
+    try {
+      return await wait(db, job, workerId, error, fault);
+    } catch (writeError) {
+      if (!recoverableFault(writeError) || stopping?.aborted) return undefined;
+      await sleep(waitMs(tries), stopping);
+    }
+  }
 }
 
 interface Beats {
@@ -151,6 +204,9 @@ function timerBeats(
   return { progress: (p) => schedule.progress(p), stop: () => schedule.stop() };
 }
 
+/** How often a worker loop looks for runs that no job will run (stuckRuns.ts). */
+const STUCK_SWEEP_MS = 60_000;
+
 /**
  * Runs jobs until the signal aborts; sleeps pollMs when the queue is empty (on PostgreSQL, until a job is
  * enqueued, if that comes first). Never throws on a job's error.
@@ -159,8 +215,17 @@ export async function runWorkerLoop(options: WorkerLoopOptions): Promise<void> {
   const { db, signal, pollMs, log = () => {} } = options;
   const url = databaseUrlOf(db);
   const wakeup = url && dialectOf(db) === "postgresql" ? listenForJobs(url) : undefined;
+  let sweptAt = 0;
   try {
     while (!signal.aborted) {
+      if (Date.now() - sweptAt >= STUCK_SWEEP_MS) {
+        sweptAt = Date.now();
+        const failed = await failStuckRuns(db).catch((error) => {
+          log(`[${options.workerId}] could not look for stuck runs: ${(error as Error).message}`);
+          return 0;
+        });
+        if (failed > 0) log(`[${options.workerId}] failed ${failed} run(s) that no job would ever run`);
+      }
       let worked = false;
       try {
         worked = await runOneJob({ ...options, stopping: signal });

@@ -29,6 +29,7 @@ import {
   toArrow,
   transitionsSchema,
 } from "./lanceSchema";
+import { removeUnfinishedTable } from "./unfinishedTable";
 
 export class EmbedderMismatchError extends Error {
   constructor(
@@ -86,6 +87,7 @@ export class LanceReplayBuffer implements ReplayBuffer {
 
   static async open(options: LanceBufferOptions): Promise<LanceReplayBuffer> {
     const { embedder } = options;
+    await removeUnfinishedTable(options.dir, TRANSITIONS_TABLE);
     const connection = await lancedb.connect(options.dir, {
       readConsistencyInterval: options.readConsistencySeconds,
     });
@@ -126,6 +128,7 @@ export class LanceReplayBuffer implements ReplayBuffer {
 
   /** The embedder recorded in the table of `dir`, or undefined when there is no table yet. */
   static async builtWith(dir: string): Promise<EmbedderIdentity | undefined> {
+    await removeUnfinishedTable(dir, TRANSITIONS_TABLE);
     const connection = await lancedb.connect(dir);
     try {
       if (!(await connection.tableNames()).includes(TRANSITIONS_TABLE)) return undefined;

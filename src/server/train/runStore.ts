@@ -54,18 +54,23 @@ export async function loadRunState(db: Db, runId: string): Promise<RunState | un
   return parsed.data as unknown as RunState;
 }
 
+/** Where a run resumes: its last checkpoint's iteration and transition counters (all 0 without one). */
+export type ResumePoint = Pick<RunState, "iterations" | "realTransitions" | "syntheticTransitions">;
+
 /**
- * Removes what a crashed iteration wrote after the last checkpoint (its trajectories, metrics and task statistics),
- * so that resuming from the checkpoint duplicates nothing. Returns the ids of removed steps that were already in
- * the replay buffer (a worker indexes pending steps when it starts), for the caller to remove there too.
+ * Removes what a crashed iteration wrote after the last checkpoint (its trajectories, metrics and task statistics)
+ * and sets the run's counters back to the checkpoint's, in one transaction, so that resuming from the checkpoint
+ * duplicates nothing and the run never counts rows it no longer stores (a job that fails for good right after
+ * keeps counters that agree with its rows). Returns the ids of removed steps that were already in the replay buffer
+ * (a worker indexes pending steps when it starts), for the caller to remove there too.
  */
 export async function discardAfter(
   db: Db,
   runId: string,
-  iteration: number,
+  from: ResumePoint,
   fence?: Fence,
 ): Promise<string[]> {
-  const after = { runId, iteration: { gt: iteration } };
+  const after = { runId, iteration: { gt: from.iterations } };
   return db.$transaction(async (tx) => {
     await fence?.(tx);
     const indexed = await tx.step.findMany({
@@ -75,6 +80,14 @@ export async function discardAfter(
     await tx.trajectory.deleteMany({ where: after });
     await tx.runMetric.deleteMany({ where: after });
     await tx.taskStat.deleteMany({ where: after });
+    await tx.run.update({
+      where: { id: runId },
+      data: {
+        iteration: from.iterations,
+        realTransitions: from.realTransitions,
+        syntheticTransitions: from.syntheticTransitions,
+      },
+    });
     return indexed.map((s) => s.id);
   });
 }

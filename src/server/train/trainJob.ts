@@ -1,6 +1,7 @@
 import { isImportedDomain } from "@/core/envs/trainingDomain";
 import { parseRunConfig } from "@/core/train/config";
 import { runTraining } from "@/core/train/run";
+import { recoverableFault } from "../queue/faults";
 import { LeaseLost } from "../queue/fence";
 import type { JobContext } from "../queue/worker";
 import { JobCancelled, WorkerStopping } from "../queue/worker";
@@ -23,7 +24,12 @@ export async function trainJob(runId: string, ctx: JobContext) {
   if (run.status === "succeeded" || run.status === "cancelled") return { runId, status: run.status };
   const config = parseRunConfig(run.config, `config of run ${runId}`);
   const resume = await loadRunState(db, runId);
-  const discarded = await discardAfter(db, runId, resume?.iterations ?? 0, ctx.fence);
+  const discarded = await discardAfter(
+    db,
+    runId,
+    resume ?? { iterations: 0, realTransitions: 0, syntheticTransitions: 0 },
+    ctx.fence,
+  );
   // Rows of discarded steps would still be retrieved as demonstrations (reconcile would find them too).
   if (discarded.length) await withReplayBuffer(db, (store) => store.deleteIds(discarded));
   await fenced(ctx, (tx) =>
@@ -84,7 +90,9 @@ export async function trainJob(runId: string, ctx: JobContext) {
     const cancelled = ctx.signal.aborted && ctx.signal.reason instanceof JobCancelled;
     // A worker that shuts down hands the run back: it goes on from its last iteration with the next worker.
     const stopping = ctx.signal.aborted && ctx.signal.reason instanceof WorkerStopping;
-    const lastAttempt = !stopping && ctx.job.attempts >= ctx.job.maxAttempts;
+    // A fault of the machine (a full disk, a locked database) spends no attempt: the job waits it out (faults.ts).
+    const fault = recoverableFault(error);
+    const lastAttempt = !stopping && !fault && ctx.job.attempts >= ctx.job.maxAttempts;
     // A worker that lost the job leaves the run to its new owner (the fence below refuses it anyway).
     if (error instanceof LeaseLost) throw error;
     await fenced(ctx, (tx) =>
@@ -96,7 +104,7 @@ export async function trainJob(runId: string, ctx: JobContext) {
             ? { status: "queued" }
             : {
                 status: lastAttempt ? "failed" : "queued",
-                error: (error as Error).message,
+                error: fault ? `waiting: ${fault} (${(error as Error).message})` : (error as Error).message,
                 ...(lastAttempt ? { finishedAt: new Date() } : {}),
               },
       }),
