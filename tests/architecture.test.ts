@@ -148,6 +148,32 @@ describe("layers", () => {
   it("the top-level folders of src/core depend on each other one way only", () => {
     expect(cycleViolations(CODE, "src/core")).toEqual([]);
   });
+
+  // Tests and their helpers (testing.ts, fixtures) may import from anywhere above them (a router test calls the
+  // app's root router, a replay fixture writes steps as the trajectories folder does); the code may not, and it
+  // never imports them.
+  const TEST_SUPPORT = /(\.test\.ts|\/testing\.ts|Fixtures?\.ts)$/;
+  const SOURCE = CODE.filter((f) => !TEST_SUPPORT.test(f.file));
+
+  it("code never imports tests or their helpers", () => {
+    const imported = SOURCE.flatMap((f) =>
+      f.imports
+        .filter((ref) => ref.target !== null && TEST_SUPPORT.test(ref.target))
+        .map((ref) => describeImport(f.file, ref)),
+    );
+    expect(imported).toEqual([]);
+  });
+
+  it("the folders of src/server depend on each other one way only", () => {
+    expect(cycleViolations(SOURCE, "src/server")).toEqual([]);
+  });
+
+  it("inside each folder of src/core and src/server, files and subfolders depend on each other one way only", () => {
+    const folders = [...new Set(SOURCE.map((f) => path.dirname(f.file)))].filter(
+      (d) => d.startsWith("src/core/") || d.startsWith("src/server/"),
+    );
+    expect(folders.flatMap((folder) => cycleViolations(SOURCE, folder))).toEqual([]);
+  });
 });
 
 const MISSING_DOC = new RegExp(`\\b${"DESIGN"}\\.md\\b`);

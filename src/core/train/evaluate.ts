@@ -3,7 +3,6 @@ import type { LinearPolicy } from "../policy/linearPolicy";
 import { type Episode, rollout } from "../rollout";
 import type { Environment, Task } from "../types";
 import { concurrently } from "./concurrently";
-import type { ProxyMetrics } from "./proxyEvaluation";
 
 export interface EvaluationResult {
   episodes: number;
@@ -104,4 +103,29 @@ export function summarise(episodes: readonly Episode[]): EvaluationResult {
     result.webshopMeanReward = verdicts.reduce((sum, v) => sum + v.reward, 0) / n;
   }
   return result;
+}
+
+/**
+ * What can be measured of a policy in a domain that has no real environment (an imported one). None of it is
+ * real success, and every screen and table names it a proxy:
+ * - synthetic success on the held-out imported tasks (EvaluationResult.successRate, measured in the synthetic
+ *   environment);
+ * - the experience model's mean confidence over those rollouts (low: the policy went where the logs are thin);
+ * - action agreement: in the states of the held-out successful logs, how often the policy's likeliest action is
+ *   the logged one;
+ * - optionally, an LLM judge's verdict on each evaluation episode's final state (evaluation.judge).
+ */
+export interface ProxyMetrics {
+  /** Mean confidence of the experience model's predictions over the evaluation rollouts (0–1). */
+  confidence?: number;
+  /** Share of held-out successful logged steps where the policy's likeliest action is the logged action. */
+  actionAgreement?: number;
+  /** How many logged steps the agreement was measured on (0: the held-out tasks have no successful log). */
+  agreementSteps: number;
+  /** The outcome judge's share of the evaluation episodes it judged successful, among those it gave a verdict on. */
+  judgeSuccess?: number;
+  /** Episodes the judge gave a verdict on. */
+  judged?: number;
+  /** Episodes it gave no usable verdict on (counted, never guessed). */
+  judgeFailures?: number;
 }

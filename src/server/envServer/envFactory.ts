@@ -27,8 +27,8 @@ import {
 } from "../experience/threadedModel";
 import { createEmbedder } from "../replay/createEmbedder";
 import type { StoredTransition } from "../replay/lanceSchema";
+import { offlineBuffer } from "../replay/offlineBuffer";
 import { loadImportedDomain } from "../train/importedDomain";
-import { offlineBuffer } from "../train/offlineBuffer";
 import { EnvServerError } from "./errors";
 import type { EnvMode } from "./protocol";
 

@@ -4,8 +4,12 @@
  * as IS NOT DISTINCT FROM, and values as Prisma's tagged-template parameters (Prisma writes each database's
  * placeholders). What cannot be shared is asked of this module, so that each difference lives in one place.
  */
+
+import type { PrismaClient } from "@/generated/prisma/client";
 import { Prisma } from "@/generated/prisma/client";
-import type { Db } from "../db";
+
+/** The app's Prisma client (server/db.ts `Db`), named here without importing db.ts, which imports this module. */
+type Db = PrismaClient;
 
 export type Dialect = "sqlite" | "postgresql";
 

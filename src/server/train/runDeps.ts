@@ -21,8 +21,8 @@ import {
   ThreadedExperienceModel,
 } from "../experience/threadedModel";
 import { createEmbedder } from "../replay/createEmbedder";
+import { offlineBuffer, offlineTransitions } from "../replay/offlineBuffer";
 import { loadImportedDomain } from "./importedDomain";
-import { offlineBuffer, offlineTransitions } from "./offlineBuffer";
 import { rolloutThreadData, ThreadRolloutPool } from "./rolloutThreads";
 
 export function taskGenerator(config: RunConfig, domain: TrainingDomain, llm?: LlmClient): TaskGenerator {

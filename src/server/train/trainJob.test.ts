@@ -13,7 +13,7 @@ import { createHandlers } from "../../../worker/handlers";
 import { claim } from "../queue/queue";
 import { runOneJob } from "../queue/worker";
 import { createEmbedder } from "../replay/createEmbedder";
-import { offlineBuffer } from "./offlineBuffer";
+import { offlineBuffer } from "../replay/offlineBuffer";
 import { createRun, recordIteration } from "./runStore";
 
 let t: TestDb;

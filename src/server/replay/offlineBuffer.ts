@@ -2,7 +2,7 @@ import type { Embedder } from "@/core/replay/embedder";
 import { MemoryReplayBuffer } from "@/core/replay/memoryBuffer";
 import type { Transition } from "@/core/types";
 import type { Db } from "../db";
-import { offlineEpisodes } from "../replay/offlineEpisodes";
+import { offlineEpisodes } from "./offlineEpisodes";
 
 /**
  * The domain's offline transitions on train tasks, in a fixed order. Logs of held-out test tasks stay out: the

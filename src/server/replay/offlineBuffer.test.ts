@@ -3,8 +3,8 @@ import type { Embedder } from "@/core/replay/embedder";
 import { HashNgramEmbedder } from "@/core/replay/hashEmbedder";
 import { createTestDb, type TestDb } from "../../../tests/helpers/testDb";
 import { type CollectOptions, collectOffline } from "../collect/collectOffline";
-import { writeHandSteps } from "../replay/testing";
 import { offlineBuffer } from "./offlineBuffer";
+import { writeHandSteps } from "./testing";
 
 let t: TestDb;
 beforeEach(async () => {
