@@ -12,9 +12,9 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import cliProgress from "cli-progress";
-import { applyOverride } from "@/cli/commands/train";
 import { isRealDomainName, type RealDomainName } from "@/core/envs/names";
 import { parseRunConfig } from "@/core/train/config";
+import { applyOverride } from "@/core/train/overrides";
 import type { RunState } from "@/core/train/run";
 import { SCALES, tableRows } from "./table/spec";
 

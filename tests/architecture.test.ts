@@ -44,7 +44,40 @@ interface Rule {
   breaks: (ref: ImportRef, file: string) => boolean;
 }
 
+/**
+ * The layers inside src/core, lowest first (ARCHITECTURE.md "Layers"): code imports only its own layer or lower
+ * ones. util and the contracts at the bottom; environments, replay, the LLM client and trajectories; then the
+ * experience model, the policy and the curriculum; RL; training on top. util may name the contracts' types.
+ */
+const CORE_LAYERS: Record<string, number> = {
+  util: 0,
+  "types.ts": 0,
+  "backends.ts": 1,
+  "rollout.ts": 1,
+  envs: 2,
+  replay: 2,
+  llm: 2,
+  trajectories: 2,
+  experience: 3,
+  policy: 3,
+  curriculum: 3,
+  rl: 4,
+  train: 5,
+};
+const coreLayer = (p: string | null) =>
+  under(p, "src/core") && p !== "src/core"
+    ? CORE_LAYERS[p!.slice("src/core/".length).split("/")[0]!]
+    : undefined;
+
 const RULES: Rule[] = [
+  {
+    name: "src/core's layers import only their own layer or lower ones",
+    applies: (file) => coreLayer(file) !== undefined && !isTest(file),
+    breaks: (ref, file) => {
+      const to = coreLayer(ref.target);
+      return to !== undefined && to > (coreLayer(file) as number);
+    },
+  },
   {
     name: "src/core imports only src/core (its tests also tests/helpers)",
     applies: (file) => under(file, "src/core"),

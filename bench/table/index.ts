@@ -13,10 +13,10 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import cliProgress from "cli-progress";
-import { applyOverride } from "@/cli/commands/train";
 import { isRealDomainName, REAL_DOMAIN_NAMES } from "@/core/envs/names";
 import { RunConfig } from "@/core/train/config";
 import type { RunMethod } from "@/core/train/methods";
+import { applyOverride } from "@/core/train/overrides";
 import { markdown, type RunOutcome, summarise } from "./report";
 import {
   type Domain,

@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
-import { applyOverride } from "./train";
+import { applyOverride } from "@/core/train/overrides";
 
 const root = path.resolve(import.meta.dirname, "../../..");
 

@@ -3,35 +3,12 @@ import type { Command } from "commander";
 import { parseRunConfig } from "@/core/train/config";
 import type { EvaluationResult } from "@/core/train/evaluate";
 import { runProgress } from "@/core/train/methods";
+import { applyOverride } from "@/core/train/overrides";
 import { runTraining } from "@/core/train/run";
 import { llmReport } from "@/server/train/llmReport";
 import { runDeps } from "@/server/train/runDeps";
 import { database, printJson } from "../args";
 import { progressBar } from "../progress";
-
-/**
- * `--set grpo.klBeta=0.04`: one setting over the config file's, by its dotted path. The value is read as JSON
- * (numbers, booleans) and otherwise as text; the schema then checks it like any other field.
- */
-export function applyOverride(config: Record<string, unknown>, assignment: string): void {
-  const eq = assignment.indexOf("=");
-  if (eq <= 0) throw new Error(`--set ${assignment}: expected key=value, e.g. --set grpo.klBeta=0.04`);
-  const keys = assignment.slice(0, eq).split(".");
-  const text = assignment.slice(eq + 1);
-  let value: unknown = text;
-  try {
-    value = JSON.parse(text);
-  } catch {}
-  let at = config;
-  for (const key of keys.slice(0, -1)) {
-    const next = at[key] ?? {};
-    if (typeof next !== "object" || next === null || Array.isArray(next))
-      throw new Error(`--set ${assignment}: ${key} is not a group of settings`);
-    at[key] = next;
-    at = next as Record<string, unknown>;
-  }
-  at[keys.at(-1) as string] = value;
-}
 
 function readConfig(file: string, overrides: string[]) {
   let json: unknown;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { shop } from "../envs/shop";
+import { base64ToFloat32, encodeBytesInJs, float32ToBase64, uint32ToBase64 } from "../util/base64";
 import { Rng } from "../util/random";
-import { base64ToFloat32, encodeBytesInJs, float32ToBase64, uint32ToBase64 } from "./base64";
 import { CheckpointMismatchError, loadCheckpoint, saveCheckpoint } from "./checkpoint";
 import { FEATURE_SPACE_VERSION } from "./features";
 import { LinearPolicy } from "./linearPolicy";

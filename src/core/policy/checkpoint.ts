@@ -6,7 +6,7 @@
  * written, with their indices: a run saves a checkpoint every iteration.
  */
 import { z } from "zod";
-import { base64ToFloat32, base64ToUint32, float32ToBase64, uint32ToBase64 } from "./base64";
+import { base64ToFloat32, base64ToUint32, float32ToBase64, uint32ToBase64 } from "../util/base64";
 import { FEATURE_SPACE_VERSION } from "./features";
 import { type CandidateSource, LinearPolicy } from "./linearPolicy";
 import { LinearValue } from "./value";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import wabtInit from "wabt";
-import { decodeBytes } from "../policy/base64";
+import { decodeBytes } from "../util/base64";
 import { dotAt } from "./ivf";
 import { DOT_WASM, DOT_WAT, VectorStore } from "./vectorStore";
 

@@ -1,4 +1,4 @@
-import { decodeBytes } from "../policy/base64";
+import { decodeBytes } from "../util/base64";
 import { dotAt } from "./ivf";
 
 /**
