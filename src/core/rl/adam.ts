@@ -8,7 +8,7 @@
  * (`touch`) spares step() the scan of the whole vector for newly non-zero gradients too.
  */
 import { z } from "zod";
-import { base64ToFloat64, base64ToUint32, float64ToBase64, uint32ToBase64 } from "../policy/base64";
+import { base64ToFloat64, base64ToUint32, float64ToBase64, uint32ToBase64 } from "../util/base64";
 
 /**
  * The optimizer's memory, saved with a run's checkpoint so a resumed run steps exactly as an uninterrupted one.

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { base64ToFloat32, float32ToBase64 } from "../policy/base64";
+import { base64ToFloat32, float32ToBase64 } from "../util/base64";
 import type { DecisionEpisode } from "../policy/decision";
 import type { LinearPolicy } from "../policy/linearPolicy";
 import { LinearValue } from "../policy/value";
