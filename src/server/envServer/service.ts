@@ -93,7 +93,7 @@ export class EnvService {
   async watchStale(): Promise<void> {
     await this.abandonStale();
     this.staleSweeper = setInterval(
-      () => void this.abandonStale().catch(() => undefined),
+      () => void this.abandonStale().catch((error) => logFailure("abandoning stale episodes", error)),
       Math.max(1_000, this.sessions.limits.idleMs),
     );
     this.staleSweeper.unref();
@@ -105,7 +105,10 @@ export class EnvService {
    * worker.
    */
   startIndexing(everyMs: number): void {
-    this.indexer = setInterval(() => void this.index().catch(() => undefined), everyMs);
+    this.indexer = setInterval(
+      () => void this.index().catch((error) => logFailure("indexing recorded steps", error)),
+      everyMs,
+    );
     this.indexer.unref();
   }
 
@@ -330,6 +333,16 @@ export class EnvService {
 
   /** Builds the synthetic environments' buffers before the first reset waits for them. */
   async warm(domains: readonly string[]): Promise<void> {
-    for (const d of domains) await this.factory.warm(d).catch(() => undefined);
+    // A domain that cannot be warmed is built (and its error reported to the client) at its first reset.
+    for (const d of domains)
+      await this.factory.warm(d).catch((error) => logFailure(`warming domain ${d}`, error));
   }
+}
+
+/**
+ * What a background task of the server (the stale sweep, indexing, warming) met: logged, as nothing waits for
+ * its result, and the task runs again at its next turn.
+ */
+function logFailure(what: string, error: unknown): void {
+  console.error(`env server: ${what} failed: ${error instanceof Error ? error.message : String(error)}`);
 }
