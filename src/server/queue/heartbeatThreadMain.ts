@@ -18,8 +18,17 @@ const post = (m: FromBeat) => parentPort?.postMessage(m);
 parentPort?.on("message", (m: BeatMessage) => {
   if (m.type === "start") {
     void schedule?.stop();
+    let failing = false;
     schedule = new BeatSchedule(async (progress) => {
-      const state = await heartbeat(db, m.jobId, m.workerId, m.leaseMs, progress).catch(() => null);
+      const state = await heartbeat(db, m.jobId, m.workerId, m.leaseMs, progress).catch((error) => {
+        // Once per run of failures, and again when beats come back: the lease runs out if they stay down.
+        if (!failing)
+          console.error(`heartbeat of job ${m.jobId} failed: ${(error as Error).message}; trying again`);
+        failing = true;
+        return null;
+      });
+      if (state && failing) console.error(`heartbeat of job ${m.jobId} is back`);
+      if (state) failing = false;
       if (state) post({ type: "beat", jobId: m.jobId, at: Date.now(), ...state });
     }, m.heartbeatMs);
   } else if (m.type === "progress") {
