@@ -7,6 +7,8 @@ setup("the people of the journeys sign in", async ({ page, browser }) => {
   // The admin adds the second annotator the lock journey needs, through the API the Users page uses.
   const added = await page.request.post("/api/trpc/users.create", {
     data: { json: { ...PEOPLE.annotator2, role: "annotator" } },
+    // From the app's page, as the browser would say: a cookie without it is refused (src/server/auth/sameOrigin.ts).
+    headers: { origin: new URL(page.url()).origin },
   });
   expect([200, 409]).toContain(added.status());
   await page.context().storageState({ path: authFile("admin") });

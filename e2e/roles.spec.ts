@@ -1,9 +1,15 @@
 import { expect, type Page, test } from "@playwright/test";
 import { authFile, PEOPLE, signInWithForm } from "./support/auth";
 
-/** A tRPC mutation sent straight to the API, as a script with this browser's cookies would. */
+/**
+ * A tRPC mutation sent straight to the API with this browser's cookies, naming the app's own page as its origin
+ * (as the browser does; without it the cookie is refused before the role is asked).
+ */
 async function mutate(page: Page, path: string, input: unknown): Promise<number> {
-  const response = await page.request.post(`/api/trpc/${path}`, { data: { json: input } });
+  const response = await page.request.post(`/api/trpc/${path}`, {
+    data: { json: input },
+    headers: { origin: new URL(page.url()).origin },
+  });
   return response.status();
 }
 

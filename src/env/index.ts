@@ -3,6 +3,7 @@ import path from "node:path";
 import { z } from "zod";
 import { BACKENDS } from "@/core/backends";
 import { databaseUrl, databaseUrlProblem } from "./database";
+import { listFromEnv, Origin } from "./trust";
 
 /**
  * Validated configuration: environment variables override an optional JSON config file
@@ -101,6 +102,12 @@ export const ConfigSchema = z.object({
       secret: z.string().min(32, "the auth secret must be at least 32 characters").optional(),
       /** The address people reach the app at (DREAMGYM_URL); unset: http://HOST:PORT. */
       url: z.string().url().optional(),
+      /**
+       * Origins whose pages may change things with a session cookie besides the app's own (the host a request
+       * came to, and DREAMGYM_URL): the names a proxy serves the app under (DREAMGYM_TRUSTED_ORIGINS,
+       * comma-separated). Every other origin's requests are refused (src/server/auth/sameOrigin.ts).
+       */
+      trustedOrigins: z.array(Origin).default([]),
       /** The first admin (DREAMGYM_ADMIN_EMAIL / DREAMGYM_ADMIN_PASSWORD); unset: admin@dreamgym.local with a password printed once. */
       adminEmail: z.string().email().optional(),
       adminPassword: z.string().min(8, "the admin password must be at least 8 characters").optional(),
@@ -194,6 +201,9 @@ export function loadConfig(env: Env = process.env): Config {
       ...fileAuth,
       ...(env.DREAMGYM_AUTH_SECRET ? { secret: env.DREAMGYM_AUTH_SECRET } : {}),
       ...(env.DREAMGYM_URL ? { url: env.DREAMGYM_URL } : {}),
+      ...(listFromEnv(env.DREAMGYM_TRUSTED_ORIGINS)
+        ? { trustedOrigins: listFromEnv(env.DREAMGYM_TRUSTED_ORIGINS) }
+        : {}),
       ...(env.DREAMGYM_ADMIN_EMAIL ? { adminEmail: env.DREAMGYM_ADMIN_EMAIL } : {}),
       ...(env.DREAMGYM_ADMIN_PASSWORD ? { adminPassword: env.DREAMGYM_ADMIN_PASSWORD } : {}),
       ...(env.OIDC_DISCOVERY_URL || env.OIDC_CLIENT_ID

@@ -5,6 +5,7 @@ import { oracleProblem } from "../experience/oracle";
 import { BC_DEFAULTS } from "../rl/bc";
 import { GRPO_DEFAULTS } from "../rl/grpo";
 import { PPO_DEFAULTS } from "../rl/ppo";
+import { displayName } from "../util/names";
 import { HELD_OUT_TASKS, VALIDATION_OFFSET } from "./heldOut";
 import { RL_ALGORITHMS, RUN_METHODS, taskGeneration } from "./methods";
 
@@ -34,7 +35,7 @@ const clippedUpdate = (defaults: typeof GRPO_DEFAULTS | typeof PPO_DEFAULTS) => 
  * (task generation), so that what a run stores says everything it did.
  */
 export const RunConfigFields = z.strictObject({
-  name: z.string().max(200).default(""),
+  name: displayName(200, false).default(""),
   method: RunMethod,
   /** A built-in domain, or an imported one (synthetic-only methods, evaluated by proxies). */
   domain: DomainName,

@@ -5,9 +5,11 @@ import { betterAuth } from "better-auth";
 import { prismaAdapter } from "better-auth/adapters/prisma";
 import { admin, bearer, genericOAuth } from "better-auth/plugins";
 import { type Config, config } from "@/env";
+import { cleanName } from "@/shared/names";
 import { type Db, getDb } from "../db";
 import { dialectOf } from "../sql/dialect";
 import { ac, DEFAULT_ROLE, roles } from "./access";
+import { appOrigins, publicUrl } from "./origins";
 
 /** What signing in costs and lasts: a week, renewed daily while used (Better Auth's defaults, named). */
 const SESSION_SECONDS = 7 * 24 * 3600;
@@ -26,7 +28,7 @@ const SIGN_IN_PER_MINUTE = 10;
 export function authSecret(settings: Config = config()): string {
   if (settings.auth.secret) return settings.auth.secret;
   const file = path.resolve(/*turbopackIgnore: true*/ settings.dataDir, "auth-secret");
-  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
   try {
     fs.writeFileSync(file, crypto.randomBytes(32).toString("base64url"), { flag: "wx", mode: 0o600 });
   } catch (error) {
@@ -35,29 +37,27 @@ export function authSecret(settings: Config = config()): string {
   return fs.readFileSync(file, "utf8").trim();
 }
 
-/** Where people reach the app: the configured URL, else the address it listens on. */
-export function publicUrl(settings: Config = config()): string {
-  return settings.auth.url ?? `http://${settings.host}:${settings.port}`;
-}
-
-/** The same machine's other names for loopback: a browser may open 127.0.0.1 or localhost. */
-function trustedOrigins(url: string): string[] {
-  const origin = new URL(url);
-  if (!["127.0.0.1", "localhost", "0.0.0.0"].includes(origin.hostname)) return [origin.origin];
-  return ["127.0.0.1", "localhost"].map((host) => `${origin.protocol}//${host}:${origin.port}`);
-}
-
 export function createAuth(db: Db, settings: Config = config()) {
   const oidc = settings.auth.oidc;
   return betterAuth({
     appName: "DreamGym",
     baseURL: publicUrl(settings),
     secret: authSecret(settings),
-    trustedOrigins: trustedOrigins(publicUrl(settings)),
+    trustedOrigins: appOrigins(settings),
     database: prismaAdapter(db, { provider: dialectOf(db) }),
     // Admins add people; nobody signs themselves up with a password.
     emailAndPassword: { enabled: true, disableSignUp: true, minPasswordLength: MIN_PASSWORD },
     session: { expiresIn: SESSION_SECONDS, updateAge: SESSION_RENEW_SECONDS },
+    // A person's name is cleaned however it arrives: the Users page, Better Auth's own endpoints, an OIDC profile.
+    databaseHooks: {
+      user: {
+        create: { before: async (user) => ({ data: { ...user, name: cleanName(user.name) } }) },
+        update: {
+          before: async (user) =>
+            typeof user.name === "string" ? { data: { ...user, name: cleanName(user.name) } } : undefined,
+        },
+      },
+    },
     rateLimit: { customRules: { "/sign-in/email": { window: 60, max: SIGN_IN_PER_MINUTE } } },
     plugins: [
       // Roles and user management; people who arrive through OIDC see everything and change nothing until an

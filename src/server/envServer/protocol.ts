@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { DomainName } from "@/core/envs/names";
+import { displayName } from "@/shared/names";
 
 /** Where an episode happens: the built-in real environment, or the experience model with the replay buffer. */
 export const ENV_MODES = ["real", "synthetic"] as const;
@@ -150,7 +151,7 @@ export const HttpStep = z
 /** A new external run: the run config's fields (domain, method, experience switches, curriculum) and a name. */
 export const CreateExternalRun = z
   .object({
-    name: z.string().min(1).max(200).optional(),
+    name: displayName(200).optional(),
     config: z.record(z.string(), z.unknown()).default({}),
   })
   .strict();

@@ -6,6 +6,7 @@ import {
   parseImportAs,
 } from "@/core/trajectories/formats";
 import { type ImportedTrajectory, rejectionMessage } from "@/core/trajectories/importFormat";
+import { cleanName } from "@/shared/names";
 import type { Db } from "../db";
 import type { Fence } from "../queue/fence";
 import { insertSteps, type StepRow } from "./insertSteps";
@@ -118,7 +119,8 @@ export async function importTrajectoriesText(
             source: d.source,
             policy: d.policy ?? "imported",
             importKey: t.key,
-            importName: name,
+            // Cleaned as the web's upload cleans it, whichever way the name came (the CLI passes a path).
+            importName: cleanName(name),
             totalReward: d.steps.reduce((sum, s) => sum + s.reward, 0),
             success: last?.success ?? (last?.done === true && last.reward >= 1),
             length: d.steps.length,

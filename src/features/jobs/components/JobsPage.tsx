@@ -10,6 +10,7 @@ import {
 } from "@/core/trajectories/formats";
 import { Allowed } from "@/features/auth/components/Allowed";
 import { useCan } from "@/features/auth/lib/useMe";
+import type { QueuedUpload } from "@/server/trajectories/queueUpload";
 import { isActiveStatus, JobStatus } from "@/shared/enums";
 import { useTRPC } from "@/trpc/react";
 import { BufferPanel } from "./BufferPanel";
@@ -28,27 +29,42 @@ function statusTone(status: string): string {
   return known.success ? TONE[known.data] : "muted";
 }
 
+/**
+ * Sends the file itself as the body of /api/imports, which reads it as it arrives and refuses it at the upload
+ * limit; the server's sentence (bad lines, too large) is the error.
+ */
+async function uploadFile(file: File, format: ImportFormat): Promise<QueuedUpload> {
+  const query = new URLSearchParams({ name: file.name, format });
+  const response = await fetch(`/api/imports?${query}`, {
+    method: "POST",
+    headers: { "Content-Type": "application/octet-stream" },
+    body: file,
+  });
+  if (!response.ok)
+    throw new Error((await response.text()).trim() || `The upload failed (${response.status})`);
+  return (await response.json()) as QueuedUpload;
+}
+
 function ImportForm() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [format, setFormat] = useState<ImportFormat>(DEFAULT_IMPORT_FORMAT);
-  const importMutation = useMutation(
-    trpc.jobs.importTrajectories.mutationOptions({
-      onSuccess: (data) => {
-        setError(null);
-        setNotice(
-          `Queued an import of ${data.trajectories} trajectories${data.format === "dreamgym" ? "" : ` (read as ${IMPORT_FORMAT_LABELS[data.format]})`}.`,
-        );
-        void queryClient.invalidateQueries({ queryKey: trpc.jobs.list.queryKey() });
-      },
-      onError: (e) => {
-        setNotice(null);
-        setError(e.message);
-      },
-    }),
-  );
+  const importMutation = useMutation({
+    mutationFn: ({ file, format }: { file: File; format: ImportFormat }) => uploadFile(file, format),
+    onSuccess: (data) => {
+      setError(null);
+      setNotice(
+        `Queued an import of ${data.trajectories} trajectories${data.format === "dreamgym" ? "" : ` (read as ${IMPORT_FORMAT_LABELS[data.format]})`}.`,
+      );
+      void queryClient.invalidateQueries({ queryKey: trpc.jobs.list.queryKey() });
+    },
+    onError: (e) => {
+      setNotice(null);
+      setError(e.message);
+    },
+  });
   return (
     <section className="panel" aria-label="Import trajectories">
       <h2>Import trajectories</h2>
@@ -75,17 +91,16 @@ function ImportForm() {
         type="file"
         accept=".jsonl,.json,.txt"
         aria-label="Trajectory file"
-        onChange={async (e) => {
-          // React clears e.currentTarget once the handler yields, so keep the element before awaiting.
+        onChange={(e) => {
           const input = e.currentTarget;
           const file = input.files?.[0];
           if (!file) return;
-          const content = await file.text();
-          // Cleared, so that picking the same file again (after fixing it) is a change and imports it.
+          // Cleared, so that picking the same file again (after fixing it) is a change and imports it. The File
+          // keeps its contents.
           input.value = "";
           setNotice(null);
           setError(null);
-          importMutation.mutate({ name: file.name, content, format });
+          importMutation.mutate({ file, format });
         }}
       />
       {notice ? <p data-testid="import-notice">{notice}</p> : null}

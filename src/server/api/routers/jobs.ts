@@ -1,15 +1,13 @@
-import fs from "node:fs/promises";
-import path from "node:path";
 import { z } from "zod";
-import { DEFAULT_IMPORT_FORMAT, IMPORT_FORMATS, parseImportAs, toJsonl } from "@/core/trajectories/formats";
-import { contentKey, rejectionMessage } from "@/core/trajectories/importFormat";
-import { config } from "@/env";
 import { CollectPayload, IndexPayload, TeacherPayload } from "../../queue/payloads";
 import { cancel, enqueue } from "../../queue/queue";
+import {
+  queueUpload,
+  UPLOAD_LIMIT_BYTES,
+  UploadFields,
+  UploadRejected,
+} from "../../trajectories/queueUpload";
 import { allowedTo, createTRPCRouter, readProcedure, TRPCError } from "../trpc";
-
-/** Uploads larger than this belong on the CLI (`npm run cli -- import FILE`). */
-const MAX_UPLOAD_BYTES = 50 * 1024 * 1024;
 
 export const jobsRouter = createTRPCRouter({
   list: readProcedure
@@ -33,34 +31,18 @@ export const jobsRouter = createTRPCRouter({
   }),
 
   /**
-   * Checks the file now (so a bad file is refused with its line numbers before anything is queued), saves it
-   * under the data folder and enqueues the import; the worker does the writing. A file in another format is
-   * converted here and saved as the project's JSONL, so the worker imports it by the same path.
+   * An upload as a tRPC call, for scripts and tests: the page streams files to /api/imports instead, since a tRPC
+   * body is read whole and limited (src/app/api/trpc/[trpc]/route.ts).
    */
   importTrajectories: allowedTo({ data: ["import"] })
-    .input(
-      z.object({
-        name: z.string().min(1).max(300),
-        content: z.string().max(MAX_UPLOAD_BYTES),
-        format: z.enum(IMPORT_FORMATS).default(DEFAULT_IMPORT_FORMAT),
+    .input(UploadFields.extend({ content: z.string().max(UPLOAD_LIMIT_BYTES) }))
+    .mutation(({ ctx, input }) =>
+      queueUpload(ctx.db, input).catch((error) => {
+        if (error instanceof UploadRejected)
+          throw new TRPCError({ code: "BAD_REQUEST", message: error.message });
+        throw error;
       }),
-    )
-    .mutation(async ({ ctx, input }) => {
-      const parsed = parseImportAs(input.content, input.format);
-      if (parsed.errors.length > 0) {
-        throw new TRPCError({
-          code: "BAD_REQUEST",
-          message: rejectionMessage(input.name, parsed.errors),
-        });
-      }
-      const dir = path.resolve(config().dataDir, "imports");
-      await fs.mkdir(dir, { recursive: true });
-      const content = parsed.format === "dreamgym" ? input.content : toJsonl(parsed);
-      const file = path.join(dir, `${contentKey(content)}.jsonl`);
-      await fs.writeFile(file, content, "utf8");
-      const job = await enqueue(ctx.db, "import", { path: file, name: input.name });
-      return { jobId: job.id, trajectories: parsed.trajectories.length, format: parsed.format };
-    }),
+    ),
 
   collect: allowedTo({ data: ["collect"] })
     .input(CollectPayload)

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ImportName } from "@/shared/names";
 import { deleteImport, listImports, previewImportDeletion } from "../../retention/deleteImport";
 import { sharedLanceRows } from "../../retention/lanceRows";
 import { dialectOf } from "../../sql/dialect";
@@ -8,8 +9,8 @@ import { retentionAsTrpc } from "../retentionErrors";
 import { allowedTo, createTRPCRouter, readProcedure, TRPCError } from "../trpc";
 
 const TrajectoryId = z.string().min(1).max(100);
-/** An import's name: the uploaded file's name, or the path given to the CLI (as the import payload bounds it). */
-const ImportName = z.object({ name: z.string().min(1).max(300) });
+/** An import by its name (control characters cleaned as they were when it was stored). */
+const ImportByName = z.object({ name: ImportName });
 
 export const trajectoriesRouter = createTRPCRouter({
   /** Domains and sources present, with counts, for the filters. */
@@ -117,12 +118,12 @@ export const trajectoriesRouter = createTRPCRouter({
 
   /** What deleting an import would remove (for the confirmation), and why it cannot be deleted now, if so. */
   importDeletePreview: readProcedure
-    .input(ImportName)
+    .input(ImportByName)
     .query(({ ctx, input }) => previewImportDeletion(ctx.db, input.name).catch(retentionAsTrpc)),
 
   /** Deletes an import's trajectories, steps, annotations, its own tasks and their LanceDB rows. */
   deleteImport: allowedTo({ data: ["delete"] })
-    .input(ImportName)
+    .input(ImportByName)
     .mutation(({ ctx, input }) =>
       deleteImport(ctx.db, input.name, sharedLanceRows(ctx.db)).catch(retentionAsTrpc),
     ),

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { config } from "@/env";
+import { PersonName } from "@/shared/names";
 import { RoleName } from "@/shared/roles";
 import { can, statements } from "../../auth/access";
 import { MIN_PASSWORD } from "../../auth/auth";
@@ -38,7 +39,7 @@ export const usersRouter = createTRPCRouter({
     .input(
       z.object({
         email: z.string().trim().email("email: not an email address"),
-        name: z.string().trim().min(1, "a name is required").max(100),
+        name: PersonName,
         password: Password,
         role: RoleName,
       }),

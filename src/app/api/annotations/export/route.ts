@@ -8,7 +8,7 @@ export const dynamic = "force-dynamic";
 
 /** The reviewed SFT dataset as a JSONL download, under the annotation queue's filters (?status=&domain=&teacher=). */
 export async function GET(request: Request): Promise<Response> {
-  const user = await permitted(request.headers, { annotation: ["export"] });
+  const user = await permitted(request, { annotation: ["export"] });
   if (user instanceof Response) return user;
   const params = new URL(request.url).searchParams;
   const parsed = AnnotationFilter.safeParse({

@@ -10,7 +10,7 @@ export const dynamic = "force-dynamic";
  * (?run=&domain=&author=&category=), as a download.
  */
 export async function GET(request: Request): Promise<Response> {
-  const user = await permitted(request.headers, { step: ["export"] });
+  const user = await permitted(request, { step: ["export"] });
   if (user instanceof Response) return user;
   const parsed = FlaggedFilter.safeParse(readFlaggedParams(new URL(request.url).searchParams));
   if (!parsed.success) {
