@@ -1,0 +1,103 @@
+import { execFileSync, spawn } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+
+const ROOT = path.resolve(import.meta.dirname, "..", "..");
+
+/**
+ * The disk the SQLite database lives on: a small tmpfs of its own, which a filler file fills to its last byte for
+ * a while and then frees. Mounting needs root.
+ */
+export class SmallDisk {
+  private readonly filler: string;
+
+  private constructor(readonly dir: string) {
+    this.filler = path.join(dir, "filler");
+  }
+
+  /** The mounted disk, or why there cannot be one (then the soak runs without full-disk episodes). */
+  static mount(dir: string, sizeMb: number): SmallDisk | string {
+    if (process.getuid?.() !== 0) return "not root: cannot mount a small disk to fill";
+    fs.mkdirSync(dir, { recursive: true });
+    try {
+      execFileSync("mount", ["-t", "tmpfs", "-o", `size=${sizeMb}m`, "tmpfs", dir], { stdio: "pipe" });
+    } catch (error) {
+      return `mount -t tmpfs failed: ${(error as Error).message.split("\n")[0]}`;
+    }
+    return new SmallDisk(dir);
+  }
+
+  /** Bytes used and free on it. */
+  usage(): { used: number; free: number } {
+    const s = fs.statfsSync(this.dir);
+    return { used: (s.blocks - s.bfree) * s.bsize, free: s.bavail * s.bsize };
+  }
+
+  /** Fills what is free, to the last block; returns the bytes written. */
+  fill(): number {
+    const fd = fs.openSync(this.filler, "w");
+    const chunk = Buffer.alloc(1024 * 1024, 1);
+    let written = 0;
+    try {
+      for (let size = chunk.length; size >= 512; size /= 2)
+        try {
+          for (;;) written += fs.writeSync(fd, chunk.subarray(0, size));
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code !== "ENOSPC") throw error;
+        }
+    } finally {
+      fs.closeSync(fd);
+    }
+    return written;
+  }
+
+  free(): void {
+    fs.rmSync(this.filler, { force: true });
+  }
+
+  unmount(): void {
+    this.free();
+    try {
+      execFileSync("umount", ["-l", this.dir], { stdio: "pipe" });
+    } catch {
+      // Already gone.
+    }
+  }
+}
+
+export interface HeldLock {
+  /** Resolves once the lock is held, with the moment it was taken. */
+  locked: Promise<number>;
+  /** Resolves once the holder has let go and exited. */
+  done: Promise<void>;
+}
+
+/** A process that holds the database's write lock (or a PostgreSQL table's ACCESS EXCLUSIVE lock) for `ms`. */
+export function holdLock(databaseUrl: string, ms: number, table: string): HeldLock {
+  const child = spawn(
+    process.execPath,
+    ["--import", "tsx", path.join(ROOT, "scripts", "soak", "holdLock.ts"), databaseUrl, String(ms), table],
+    { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] },
+  );
+  let stderr = "";
+  child.stderr.on("data", (d) => {
+    stderr += d;
+  });
+  const locked = new Promise<number>((resolve, reject) => {
+    let out = "";
+    child.stdout.on("data", (d) => {
+      out += d;
+      if (out.includes("locked")) resolve(Date.now());
+    });
+    child.once("exit", (code) =>
+      reject(new Error(`the lock holder exited (${code}) before locking: ${stderr}`)),
+    );
+  });
+  const done = new Promise<void>((resolve, reject) =>
+    child.once("exit", (code) =>
+      code === 0 ? resolve() : reject(new Error(`the lock holder exited ${code}: ${stderr.trim()}`)),
+    ),
+  );
+  locked.catch(() => {});
+  return { locked, done };
+}
