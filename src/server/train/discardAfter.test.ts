@@ -43,7 +43,17 @@ describe("discardAfter", () => {
     const atTwo = await stored(2);
     expect(atTwo).toBeLessThan(await stored(4));
     // As a resumed attempt does, from a checkpoint at iteration 2; then the job fails for good and stays so.
-    await discardAfter(t.db, runId, { iterations: 2, realTransitions: 0, syntheticTransitions: atTwo });
+    const past = await t.db.step.count({ where: { trajectory: { runId, iteration: { gt: 2 } } } });
+    // A worker killed between its LanceDB write and marking the steps indexed: their rows are in LanceDB all the
+    // same, so every removed step is named for removal there, marked or not.
+    await t.db.step.updateMany({ where: { trajectory: { runId } }, data: { indexedAt: null } });
+    const removed = await discardAfter(t.db, runId, {
+      iterations: 2,
+      realTransitions: 0,
+      syntheticTransitions: atTwo,
+    });
+    expect(removed).toHaveLength(past);
+    expect(past).toBeGreaterThan(0);
     await t.db.run.update({ where: { id: runId }, data: { status: "failed" } });
     expect(await t.db.run.findUniqueOrThrow({ where: { id: runId } })).toMatchObject({
       iteration: 2,

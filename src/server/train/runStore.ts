@@ -61,8 +61,8 @@ export type ResumePoint = Pick<RunState, "iterations" | "realTransitions" | "syn
  * Removes what a crashed iteration wrote after the last checkpoint (its trajectories, metrics and task statistics)
  * and sets the run's counters back to the checkpoint's, in one transaction, so that resuming from the checkpoint
  * duplicates nothing and the run never counts rows it no longer stores (a job that fails for good right after
- * keeps counters that agree with its rows). Returns the ids of removed steps that were already in the replay buffer
- * (a worker indexes pending steps when it starts), for the caller to remove there too.
+ * keeps counters that agree with its rows). Returns the ids of the removed steps, for the caller to remove from
+ * the replay buffer too (any of them may be there).
  */
 export async function discardAfter(
   db: Db,
@@ -73,10 +73,9 @@ export async function discardAfter(
   const after = { runId, iteration: { gt: from.iterations } };
   return db.$transaction(async (tx) => {
     await fence?.(tx);
-    const indexed = await tx.step.findMany({
-      where: { trajectory: after, indexedAt: { not: null } },
-      select: { id: true },
-    });
+    // Every removed step, not only those marked indexed: a worker killed between its LanceDB write and the mark
+    // leaves rows in LanceDB for steps the database still calls pending.
+    const removed = await tx.step.findMany({ where: { trajectory: after }, select: { id: true } });
     await tx.trajectory.deleteMany({ where: after });
     await tx.runMetric.deleteMany({ where: after });
     await tx.taskStat.deleteMany({ where: after });
@@ -88,7 +87,7 @@ export async function discardAfter(
         syntheticTransitions: from.syntheticTransitions,
       },
     });
-    return indexed.map((s) => s.id);
+    return removed.map((s) => s.id);
   });
 }
 
