@@ -100,18 +100,12 @@ async function main() {
 
   const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1", DATABASE_URL: settings.databaseUrl };
   const children: ChildProcess[] = [
-    spawn(
-      process.execPath,
-      [
-        path.join(root, "node_modules", "next", "dist", "bin", "next"),
-        "start",
-        "-p",
-        String(settings.port),
-        "-H",
-        settings.host,
-      ],
-      { cwd: root, stdio: "inherit", env },
-    ),
+    // Next.js's production server behind DreamGym's, which tells the app each request's client address.
+    spawn(process.execPath, ["--import", "tsx", path.join(root, "scripts", "web.ts")], {
+      cwd: root,
+      stdio: "inherit",
+      env: { ...env, NODE_ENV: "production" },
+    }),
     spawn(process.execPath, ["--import", "tsx", path.join(root, "worker", "main.ts")], {
       cwd: root,
       stdio: "inherit",

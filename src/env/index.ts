@@ -3,7 +3,7 @@ import path from "node:path";
 import { z } from "zod";
 import { BACKENDS } from "@/core/backends";
 import { databaseUrl, databaseUrlProblem } from "./database";
-import { listFromEnv, Origin } from "./trust";
+import { listFromEnv, Origin, ProxyAddress } from "./trust";
 
 /**
  * Validated configuration: environment variables override an optional JSON config file
@@ -108,6 +108,12 @@ export const ConfigSchema = z.object({
        * comma-separated). Every other origin's requests are refused (src/server/auth/sameOrigin.ts).
        */
       trustedOrigins: z.array(Origin).default([]),
+      /**
+       * The proxies whose X-Forwarded-For (and -Proto, -Host) is believed: addresses or CIDR ranges
+       * (DREAMGYM_TRUSTED_PROXIES, comma-separated). Unset, a request's client is the address its connection came
+       * from, whatever its headers say; sign-in failures are counted per client (src/server/auth/signInThrottle.ts).
+       */
+      trustedProxies: z.array(ProxyAddress).default([]),
       /** The first admin (DREAMGYM_ADMIN_EMAIL / DREAMGYM_ADMIN_PASSWORD); unset: admin@dreamgym.local with a password printed once. */
       adminEmail: z.string().email().optional(),
       adminPassword: z.string().min(8, "the admin password must be at least 8 characters").optional(),
@@ -203,6 +209,9 @@ export function loadConfig(env: Env = process.env): Config {
       ...(env.DREAMGYM_URL ? { url: env.DREAMGYM_URL } : {}),
       ...(listFromEnv(env.DREAMGYM_TRUSTED_ORIGINS)
         ? { trustedOrigins: listFromEnv(env.DREAMGYM_TRUSTED_ORIGINS) }
+        : {}),
+      ...(listFromEnv(env.DREAMGYM_TRUSTED_PROXIES)
+        ? { trustedProxies: listFromEnv(env.DREAMGYM_TRUSTED_PROXIES) }
         : {}),
       ...(env.DREAMGYM_ADMIN_EMAIL ? { adminEmail: env.DREAMGYM_ADMIN_EMAIL } : {}),
       ...(env.DREAMGYM_ADMIN_PASSWORD ? { adminPassword: env.DREAMGYM_ADMIN_PASSWORD } : {}),

@@ -10,16 +10,12 @@ import { type Db, getDb } from "../db";
 import { dialectOf } from "../sql/dialect";
 import { ac, DEFAULT_ROLE, roles } from "./access";
 import { appOrigins, publicUrl } from "./origins";
+import { signInThrottle } from "./throttlePlugin";
 
 /** What signing in costs and lasts: a week, renewed daily while used (Better Auth's defaults, named). */
 const SESSION_SECONDS = 7 * 24 * 3600;
 const SESSION_RENEW_SECONDS = 24 * 3600;
 export const MIN_PASSWORD = 8;
-/**
- * Password guesses allowed per address and minute. Better Auth's default (3 per 10 s) refuses a team behind one
- * proxy signing in after a restart; 10 a minute still makes guessing hopeless.
- */
-const SIGN_IN_PER_MINUTE = 10;
 
 /**
  * The secret that signs session cookies. A team deployment sets DREAMGYM_AUTH_SECRET on every machine; a single
@@ -58,11 +54,16 @@ export function createAuth(db: Db, settings: Config = config()) {
         },
       },
     },
-    rateLimit: { customRules: { "/sign-in/email": { window: 60, max: SIGN_IN_PER_MINUTE } } },
+    // Password sign-in is limited by signInThrottle below, in the database, per account and per client address.
+    // Better Auth's own limiter counts in memory, per process, and its sign-in rule (3 tries per 10 s per address)
+    // would refuse a team behind one proxy.
+    rateLimit: { customRules: { "/sign-in/email": false } },
     plugins: [
       // Roles and user management; people who arrive through OIDC see everything and change nothing until an
       // admin gives them a role.
       admin({ ac, roles, defaultRole: DEFAULT_ROLE, adminRoles: ["admin"] }),
+      // Failed password sign-ins counted per account and per client address (signInThrottle.ts).
+      signInThrottle(db),
       // Trainers and scripts send the session token as `Authorization: Bearer …` (the environment server, curl).
       bearer(),
       ...(oidc
