@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { grpoAdvantages } from "./advantages";
+import { drGrpoAdvantages, grpoAdvantages, minibatchNormalisation } from "./advantages";
 import { gae } from "./gae";
 
 function expectClose(actual: number[], expected: number[], digits: number): void {
@@ -33,6 +33,34 @@ describe("grpoAdvantages", () => {
   it("adds epsilon to the std", () => {
     // std 0.5, eps 0.5: (1 - 0.5) / (0.5 + 0.5) = 0.5.
     expect(grpoAdvantages([[1, 0]], 0.5)).toEqual([[0.5, -0.5]]);
+  });
+});
+
+describe("drGrpoAdvantages", () => {
+  it("centres each group on its mean without dividing by its std", () => {
+    // Group 1: mean 0.5 -> +-0.5 (GRPO: +-1). Group 2: mean 0.5 -> -0.3, -0.1, 0.4 (GRPO: -1.02, -0.34, 1.36).
+    // Group 3: rewards 0.1 apart, mean 0.05 -> +-0.05, where GRPO's division by std 0.05 makes them +-1.
+    const [a, b, c] = drGrpoAdvantages([
+      [1, 0, 0, 1],
+      [0.2, 0.4, 0.9],
+      [0.1, 0],
+    ]) as [number[], number[], number[]];
+    expect(a).toEqual([0.5, -0.5, -0.5, 0.5]);
+    expectClose(b, [-0.3, -0.1, 0.4], 12);
+    expectClose(c, [0.05, -0.05], 12);
+    expectClose(grpoAdvantages([[0.1, 0]])[0]!, [1, -1], 4);
+  });
+
+  it("gives exact zeros to groups where every episode got the same reward", () => {
+    expect(drGrpoAdvantages([[0.1, 0.1, 0.1], [1], []])).toEqual([[0, 0, 0], [0], []]);
+  });
+});
+
+describe("minibatchNormalisation", () => {
+  it("is the minibatch's mean and sample std (+1e-8), and nothing for a single advantage", () => {
+    // Mean 2, sample variance (1 + 0 + 1) / 2 = 1.
+    expect(minibatchNormalisation([1, 2, 3])).toEqual({ mean: 2, std: 1 + 1e-8 });
+    expect(minibatchNormalisation([5])).toBeUndefined();
   });
 });
 

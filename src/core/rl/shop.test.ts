@@ -4,47 +4,19 @@
  * 60% greedy. The threshold leaves room for changes to the shop or the features.
  */
 import { describe, expect, it } from "vitest";
-import { shop } from "../envs/shop";
-import { LinearPolicy } from "../policy/linearPolicy";
-import { rollout } from "../rollout";
-import { Rng } from "../util/random";
-import { collectGroup } from "./collect";
 import { Grpo } from "./grpo";
+import { shopPolicy, shopSuccess, trainOnShop } from "./testing";
 
 const ITERATIONS = 20;
-const TASKS_PER_ITERATION = 8;
-const GROUP = 8;
-const TEST_TASKS = 30;
-
-async function testSuccess(policy: LinearPolicy, greedy: boolean): Promise<number> {
-  let wins = 0;
-  for (const task of shop.tasks("test", TEST_TASKS)) {
-    const agent = policy.episode("eval", { greedy, record: false });
-    wins += (await rollout(shop.createEnvironment(), agent, task, shop.maxSteps)).success ? 1 : 0;
-  }
-  return wins / TEST_TASKS;
-}
 
 describe("GRPO in the real shop", () => {
   it("raises held-out success well above the untrained policy's", async () => {
-    const policy = new LinearPolicy({ candidates: shop.candidateActions, seed: 0 });
-    const untrained = Math.max(await testSuccess(policy, true), await testSuccess(policy, false));
-    const grpo = new Grpo(policy, { seed: 0 });
-    const rng = new Rng("shop-test-tasks");
-    const pool = shop.tasks("train", 200);
-    for (let it = 0; it < ITERATIONS; it++) {
-      const groups = await Promise.all(
-        rng
-          .sample(pool, TASKS_PER_ITERATION)
-          .map((t) =>
-            collectGroup(() => shop.createEnvironment(), policy, t, shop.maxSteps, GROUP, `it${it}:${t.id}`),
-          ),
-      );
-      grpo.update(groups.map((g) => g.map((e) => e.decisions)));
-    }
-    const trained = await testSuccess(policy, true);
+    const policy = shopPolicy();
+    const untrained = Math.max(await shopSuccess(policy, true), await shopSuccess(policy, false));
+    await trainOnShop(new Grpo(policy, { seed: 0 }), ITERATIONS);
+    const trained = await shopSuccess(policy, true);
     console.info(
-      `shop GRPO: untrained ${untrained.toFixed(2)} -> trained ${trained.toFixed(2)} (greedy, ${TEST_TASKS} test tasks)`,
+      `shop GRPO: untrained ${untrained.toFixed(2)} -> trained ${trained.toFixed(2)} (greedy, 30 test tasks)`,
     );
     expect(trained).toBeGreaterThan(untrained + 0.15);
   }, 60_000);

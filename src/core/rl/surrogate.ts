@@ -2,10 +2,11 @@
  * The per-decision pieces of the clipped policy objective shared by GRPO and PPO (Schulman et al. 2017):
  *
  *   ratio = pi_new(a|s) / pi_old(a|s)
- *   L_pg  = -min(ratio * A, clip(ratio, 1 - eps, 1 + eps) * A)
+ *   L_pg  = -min(ratio * A, clip(ratio, 1 - eps_low, 1 + eps_high) * A)
  *
- * returned with its derivative with respect to log pi_new(a|s) (what the linear model's chain rule needs), and
- * the k3 estimator of KL(pi_new || pi_ref) that GRPO penalises (Schulman's "approximating KL", used by
+ * (eps_low = eps_high in PPO; eps_high > eps_low in DAPO's clip-higher, policyLosses.ts), returned with its
+ * derivative with respect to log pi_new(a|s) (what the linear model's chain rule needs), and the k3
+ * estimator of KL(pi_new || pi_ref) that GRPO penalises (Schulman's "approximating KL", used by
  * DeepSeekMath): k3 = pi_ref/pi_new - log(pi_ref/pi_new) - 1, unbiased and always >= 0.
  */
 
@@ -21,10 +22,11 @@ export function clippedSurrogate(
   logprob: number,
   oldLogprob: number,
   advantage: number,
-  epsilon: number,
+  epsilonLow: number,
+  epsilonHigh = epsilonLow,
 ): ClippedTerm {
   const ratio = Math.exp(logprob - oldLogprob);
-  const clippedRatio = Math.min(Math.max(ratio, 1 - epsilon), 1 + epsilon);
+  const clippedRatio = Math.min(Math.max(ratio, 1 - epsilonLow), 1 + epsilonHigh);
   const unclippedObjective = ratio * advantage;
   const clippedObjective = clippedRatio * advantage;
   // min() picks the clipped branch only when it is strictly smaller: then the objective is flat in ratio.

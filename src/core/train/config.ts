@@ -3,7 +3,9 @@ import { BACKENDS } from "../backends";
 import { DomainName, REAL_DOMAIN_NAMES } from "../envs/names";
 import { oracleProblem } from "../experience/oracle";
 import { BC_DEFAULTS } from "../rl/bc";
+import { OUTCOME_ESTIMATORS } from "../rl/estimators";
 import { GRPO_DEFAULTS } from "../rl/grpo";
+import { POLICY_LOSS_NAMES } from "../rl/policyLosses";
 import { PPO_DEFAULTS } from "../rl/ppo";
 import { displayName } from "../util/names";
 import { HELD_OUT_TASKS, VALIDATION_OFFSET } from "./heldOut";
@@ -17,10 +19,21 @@ import { RL_ALGORITHMS, RUN_METHODS, taskGeneration } from "./methods";
 export const RunMethod = z.enum(RUN_METHODS);
 export type RunMethod = z.infer<typeof RunMethod>;
 
-/** Shared by GRPO and PPO: how one batch becomes updates. */
+/** Shared by GRPO and PPO: how one batch becomes updates (rl/update.ts, the one update loop). */
 const clippedUpdate = (defaults: typeof GRPO_DEFAULTS | typeof PPO_DEFAULTS) => ({
-  /** Clip range of the probability ratio (and of PPO's value change). */
+  /**
+   * The policy loss (rl/policyLosses.ts). "clip": PPO's clipped surrogate (Schulman et al. 2017), the ratio kept in
+   * [1 − clipEpsilon, 1 + clipEpsilon]. "clip-higher": DAPO's asymmetric clip (Yu et al. 2025), in
+   * [1 − clipEpsilon, 1 + clipEpsilonHigh], so unlikely choices that paid off gain probability faster.
+   */
+  policyLoss: z.enum(POLICY_LOSS_NAMES).default(defaults.policyLoss),
+  /** Clip range of the probability ratio, its lower side under clip-higher (and of PPO's value change). */
   clipEpsilon: z.number().positive().max(10).default(defaults.clipEpsilon),
+  /**
+   * clip-higher's upper clip range, read by no other policy loss; DAPO used 0.28 with 0.2 below (TRL's
+   * epsilon_high, verl's clip_ratio_high).
+   */
+  clipEpsilonHigh: z.number().positive().max(10).default(defaults.clipEpsilonHigh),
   /** Passes over each batch. */
   epochs: z.number().int().min(1).max(100).default(defaults.epochs),
   /** Minibatches per epoch: one Adam step each. */
@@ -199,9 +212,15 @@ export const RunConfigFields = z.strictObject({
   grpo: z
     .strictObject({
       ...clippedUpdate(GRPO_DEFAULTS),
+      /**
+       * The advantage estimator (rl/estimators.ts). "grpo": the outcome reward minus its group's mean, over the
+       * group's std + advantageEpsilon (DeepSeekMath, Shao et al. 2024). "dr-grpo": minus the mean only (Dr. GRPO,
+       * Liu et al. 2025: the std favours groups whose rewards barely differ; TRL's scale_rewards "none").
+       */
+      advantageEstimator: z.enum(OUTCOME_ESTIMATORS).default(GRPO_DEFAULTS.advantageEstimator),
       /** Weight of the k3 KL penalty to the policy RL started from (after any warm start); 0 turns it off. */
       klBeta: z.number().min(0).max(10).default(GRPO_DEFAULTS.klBeta),
-      /** Added to the group's reward std in the advantage. */
+      /** Added to the group's reward std in the "grpo" advantage. */
       advantageEpsilon: z.number().positive().max(1).default(GRPO_DEFAULTS.advantageEpsilon),
       /** "episode": each episode weighs 1 whatever its length (DeepSeekMath); "decision": each decision does (DAPO). */
       aggregation: z.enum(["episode", "decision"]).default(GRPO_DEFAULTS.aggregation),
@@ -212,8 +231,9 @@ export const RunConfigFields = z.strictObject({
       ...clippedUpdate(PPO_DEFAULTS),
       /** Discount; outcome rewards come at the end, so below 1 a shorter success is worth more. */
       gamma: z.number().min(0).max(1).default(PPO_DEFAULTS.gamma),
-      /** GAE's λ: 1 is Monte Carlo returns, 0 one-step TD. */
+      /** GAE's λ (Schulman et al. 2016): 1 is Monte Carlo returns, 0 one-step TD. */
       gaeLambda: z.number().min(0).max(1).default(PPO_DEFAULTS.gaeLambda),
+      /** Weight of the critic's loss (CleanRL's vf_coef). */
       valueCoef: z.number().min(0).max(100).default(PPO_DEFAULTS.valueCoef),
       /** Normalise advantages within each minibatch (CleanRL's norm_adv). */
       normalizeAdvantages: z.boolean().default(PPO_DEFAULTS.normalizeAdvantages),

@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { base64ToFloat32, float32ToBase64 } from "../util/base64";
 import type { DecisionEpisode } from "../policy/decision";
 import type { LinearPolicy } from "../policy/linearPolicy";
 import { LinearValue } from "../policy/value";
@@ -7,6 +6,8 @@ import { AdamState } from "../rl/adam";
 import { Grpo, type GrpoConfig } from "../rl/grpo";
 import { Ppo, type PpoConfig } from "../rl/ppo";
 import type { UpdateStats } from "../rl/stats";
+import type { RlUpdate } from "../rl/update";
+import { base64ToFloat32, float32ToBase64 } from "../util/base64";
 import { RL_ALGORITHMS } from "./methods";
 
 /**
@@ -23,7 +24,10 @@ export const LearnerState = z.object({
 });
 export type LearnerState = z.infer<typeof LearnerState>;
 
-/** GRPO or PPO behind one face, so that one iteration serves both (and real and synthetic environments). */
+/**
+ * GRPO or PPO behind one face, so that one iteration serves both (and real and synthetic environments); both are
+ * the one update loop of rl/update.ts.
+ */
 export interface Learner {
   readonly algorithm: "grpo" | "ppo";
   /** PPO's critic: rollouts record its value estimates. */
@@ -37,62 +41,56 @@ export interface Learner {
   setLearningRate(learningRate: number): void;
 }
 
-function checkAlgorithm(state: LearnerState, algorithm: Learner["algorithm"]): void {
-  if (state.algorithm !== algorithm)
-    throw new Error(`learner state was saved by ${state.algorithm}, this run trains with ${algorithm}`);
-}
-
 /** `reference`: the frozen policy of GRPO's KL penalty, needed when klBeta > 0. */
 export function grpoLearner(
   policy: LinearPolicy,
   config: Partial<GrpoConfig> = {},
   reference?: LinearPolicy,
 ): Learner {
-  const grpo = new Grpo(policy, config, reference);
-  return {
-    algorithm: "grpo",
-    update: (groups) => grpo.update(groups),
-    snapshot: () => ({ algorithm: "grpo", optimizer: grpo.optimizer.snapshot(), rng: grpo.rng.state32 }),
-    setLearningRate(learningRate) {
-      grpo.optimizer.learningRate = learningRate;
-    },
-    restore(state) {
-      checkAlgorithm(state, "grpo");
-      grpo.optimizer.restore(state.optimizer);
-      grpo.rng.state32 = state.rng;
-    },
-  };
+  return learnerOf("grpo", new Grpo(policy, config, reference));
 }
 
-/** PPO sees episodes, not groups: its baseline is the critic, not the group mean. */
+/** PPO's learner carries its critic, whose weights it saves and restores with the optimizer. */
 export function ppoLearner(
   policy: LinearPolicy,
   config: Partial<PpoConfig> = {},
   value = new LinearValue(policy.dimension),
 ): Learner {
-  const ppo = new Ppo(policy, value, config);
+  return learnerOf("ppo", new Ppo(policy, value, config));
+}
+
+/** Either algorithm is one update loop; what a learner adds is its state, critic included. */
+function learnerOf(algorithm: Learner["algorithm"], rl: RlUpdate): Learner {
+  const critic = rl.value;
   return {
-    algorithm: "ppo",
-    value,
-    update: (groups) => ppo.update(groups.flat()),
+    algorithm,
+    ...(critic ? { value: critic } : {}),
+    update: (groups) => rl.update(groups),
     snapshot: () => ({
-      algorithm: "ppo",
-      optimizer: ppo.optimizer.snapshot(),
-      rng: ppo.rng.state32,
-      value: float32ToBase64(value.weights),
+      algorithm,
+      optimizer: rl.optimizer.snapshot(),
+      rng: rl.rng.state32,
+      ...(critic ? { value: float32ToBase64(critic.weights) } : {}),
     }),
     setLearningRate(learningRate) {
-      ppo.optimizer.learningRate = learningRate;
+      rl.optimizer.learningRate = learningRate;
     },
     restore(state) {
-      checkAlgorithm(state, "ppo");
-      if (state.value === undefined) throw new Error("PPO learner state has no critic weights");
-      const critic = base64ToFloat32(state.value);
-      if (critic.length !== value.dimension)
-        throw new Error(`PPO critic state has ${critic.length} weights, this critic has ${value.dimension}`);
-      ppo.optimizer.restore(state.optimizer);
-      ppo.rng.state32 = state.rng;
-      value.weights.set(critic);
+      if (state.algorithm !== algorithm)
+        throw new Error(`learner state was saved by ${state.algorithm}, this run trains with ${algorithm}`);
+      // Everything is checked before anything changes (the optimizer checks its own).
+      const weights = critic ? criticWeights(state, critic) : undefined;
+      rl.optimizer.restore(state.optimizer);
+      rl.rng.state32 = state.rng;
+      if (critic && weights) critic.weights.set(weights);
     },
   };
+}
+
+function criticWeights(state: LearnerState, critic: LinearValue): Float32Array {
+  if (state.value === undefined) throw new Error("PPO learner state has no critic weights");
+  const weights = base64ToFloat32(state.value);
+  if (weights.length !== critic.dimension)
+    throw new Error(`PPO critic state has ${weights.length} weights, this critic has ${critic.dimension}`);
+  return weights;
 }

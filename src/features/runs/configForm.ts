@@ -64,12 +64,30 @@ const BOOL = { type: "bool" } as const;
 
 /** The clipped-update knobs GRPO and PPO share, for one algorithm's section. */
 function clippedUpdateFields(algorithm: "grpo" | "ppo", section: Section): FieldDef[] {
-  return [
+  const fields: Omit<FieldDef, "section" | "use">[] = [
+    {
+      path: `${algorithm}.policyLoss`,
+      label: "Policy loss",
+      hint: "How the probability ratio is clipped: the same on both sides, or wider above",
+      kind: {
+        type: "enum",
+        options: [
+          { value: "clip", label: "clipped surrogate (PPO)" },
+          { value: "clip-higher", label: "clip-higher (DAPO)" },
+        ],
+      },
+    },
     {
       path: `${algorithm}.clipEpsilon`,
       label: "Clip ε",
-      hint: "Clip range of the probability ratio",
+      hint: "Clip range of the probability ratio (its lower side with clip-higher)",
       kind: num(0, 0.05),
+    },
+    {
+      path: `${algorithm}.clipEpsilonHigh`,
+      label: "Clip ε high",
+      hint: "Upper clip range, read by clip-higher only (DAPO: 0.28)",
+      kind: num(0, 0.01),
     },
     { path: `${algorithm}.epochs`, label: "Epochs", hint: "Passes over each batch", kind: int(1) },
     {
@@ -90,7 +108,8 @@ function clippedUpdateFields(algorithm: "grpo" | "ppo", section: Section): Field
       hint: "Global gradient-norm clip",
       kind: num(0, 0.1),
     },
-  ].map((f) => ({ ...f, section, use: algorithm }));
+  ];
+  return fields.map((f) => ({ ...f, section, use: algorithm }));
 }
 
 export const FIELDS: readonly FieldDef[] = [
@@ -263,6 +282,20 @@ export const FIELDS: readonly FieldDef[] = [
   },
   ...clippedUpdateFields("grpo", "GRPO"),
   {
+    path: "grpo.advantageEstimator",
+    label: "Advantage estimator",
+    hint: "How an episode's reward becomes its advantage within its task's group",
+    section: "GRPO",
+    kind: {
+      type: "enum",
+      options: [
+        { value: "grpo", label: "group-normalised (GRPO)" },
+        { value: "dr-grpo", label: "mean-centred, no std (Dr. GRPO)" },
+      ],
+    },
+    use: "grpo",
+  },
+  {
     path: "grpo.klBeta",
     label: "KL β",
     hint: "k3 KL penalty to the policy RL started from; 0 is off (DeepSeekMath: 0.04)",
@@ -273,7 +306,7 @@ export const FIELDS: readonly FieldDef[] = [
   {
     path: "grpo.advantageEpsilon",
     label: "Advantage ε",
-    hint: "Added to the group's reward std",
+    hint: "Added to the group's reward std (group-normalised advantage)",
     section: "GRPO",
     kind: num(0, 0.000001),
     use: "grpo",
