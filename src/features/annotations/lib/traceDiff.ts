@@ -1,5 +1,5 @@
-import { diffWordsWithSpace } from "diff";
-import { type DiffSegment, diffSides } from "@/features/shared/lib/diffSides";
+import type { DiffSegment } from "@/features/shared/lib/diffSides";
+import { diffText } from "@/features/shared/lib/textDiff";
 
 export type TraceSegment = DiffSegment;
 
@@ -9,15 +9,20 @@ export interface TraceDiff {
   /** The correction, with what it put in marked. */
   corrected: TraceSegment[];
   identical: boolean;
-  /** Words taken out and put in, for a one-line summary. */
+  /** Words in the marked runs, for a one-line summary (whole lines, or whole texts, past the diff's size bounds). */
   removedWords: number;
   addedWords: number;
 }
 
-/** Beyond this a word diff is given up and both sides are marked whole: typing in the editor must stay instant. */
-const TIMEOUT_MS = 40;
-
 const words = (text: string) => text.match(/\S+/g)?.length ?? 0;
+
+/**
+ * Words, runs of whitespace and single punctuation marks, each a token: in prose "1." changing to "0." is the
+ * number changing, not the sentence's full stop.
+ */
+function tokens(text: string): string[] {
+  return text.match(/\s+|[\p{L}\p{N}_]+|[^\s\p{L}\p{N}_]/gu) ?? [];
+}
 
 /**
  * Word-level differences between a teacher's reasoning and an annotator's correction. Traces are prose, so words
@@ -33,17 +38,7 @@ export function diffTrace(original: string, corrected: string): TraceDiff {
       addedWords: 0,
     };
   }
-  const changes = diffWordsWithSpace(original, corrected, { timeout: TIMEOUT_MS });
-  if (!changes) {
-    return {
-      original: [{ text: original, changed: true }],
-      corrected: [{ text: corrected, changed: true }],
-      identical: false,
-      removedWords: words(original),
-      addedWords: words(corrected),
-    };
-  }
-  const { left, right } = diffSides(changes);
+  const { left, right } = diffText(original, corrected, tokens);
   const count = (segments: DiffSegment[]) =>
     segments.reduce((n, s) => n + (s.changed ? words(s.text) : 0), 0);
   return {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { MAX_WORD_TOKENS } from "@/features/shared/lib/textDiff";
 import { diffStates } from "./stepDiff";
 
 const join = (segments: { text: string }[]) => segments.map((s) => s.text).join("");
@@ -26,5 +27,21 @@ describe("diffStates", () => {
     const diff = diffStates("You see a mug 1.", "You see a mug 1.");
     expect(diff.identical).toBe(true);
     expect(changed(diff.predicted)).toEqual([]);
+  });
+
+  it("keeps a price or a [SEP] whole when it changes", () => {
+    const diff = diffStates("Mug [SEP] $12.00 [SEP] Buy", "Mug [SEP] $12.50 [SEP] Buy");
+    expect(changed(diff.predicted)).toEqual(["$12.00"]);
+    expect(changed(diff.real)).toEqual(["$12.50"]);
+  });
+
+  it("compares long, unrelated pages by line, and says so", () => {
+    const page = (item: string) =>
+      Array.from({ length: MAX_WORD_TOKENS / 10 }, (_, i) => `${item} ${i} [SEP] $${i}.00\n`).join("");
+    const diff = diffStates(page("Mug"), page("Teapot"));
+    expect(diff.granularity).toBe("line");
+    expect(join(diff.predicted)).toBe(page("Mug"));
+    expect(join(diff.real)).toBe(page("Teapot"));
+    expect(diff.predicted.every((s) => s.changed)).toBe(true);
   });
 });

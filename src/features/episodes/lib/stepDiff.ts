@@ -1,5 +1,5 @@
-import { diffArrays, diffLines } from "diff";
-import { type DiffSegment, diffSides } from "@/features/shared/lib/diffSides";
+import type { DiffSegment } from "@/features/shared/lib/diffSides";
+import { type DiffGranularity, diffText } from "@/features/shared/lib/textDiff";
 
 export type { DiffSegment };
 
@@ -9,12 +9,9 @@ export interface StepDiff {
   /** The real answer, with what the prediction missed marked. */
   real: DiffSegment[];
   identical: boolean;
-  /** "word", or "line" when a word diff would take too long on a long, very different pair. */
-  granularity: "word" | "line" | "whole";
+  /** "word", or "line" (then "whole") when the pair differs over too much text to compare word by word at once. */
+  granularity: DiffGranularity;
 }
-
-/** Beyond this a word diff is given up for a line diff: the step view must stay instant. */
-const WORD_DIFF_TIMEOUT_MS = 40;
 
 /** Whitespace-separated words with the whitespace kept, so "$12.00" or "[SEP]" change as one piece. */
 function tokens(text: string): string[] {
@@ -35,18 +32,6 @@ export function diffStates(predicted: string, real: string): StepDiff {
       granularity: "word",
     };
   }
-  const byWord = diffArrays(tokens(predicted), tokens(real), { timeout: WORD_DIFF_TIMEOUT_MS });
-  const changes =
-    byWord?.map((c) => ({ ...c, value: c.value.join("") })) ??
-    diffLines(predicted, real, { timeout: WORD_DIFF_TIMEOUT_MS });
-  if (!changes) {
-    return {
-      predicted: [{ text: predicted, changed: true }],
-      real: [{ text: real, changed: true }],
-      identical: false,
-      granularity: "whole",
-    };
-  }
-  const { left, right } = diffSides(changes);
-  return { predicted: left, real: right, identical: false, granularity: byWord ? "word" : "line" };
+  const { left, right, granularity } = diffText(predicted, real, tokens);
+  return { predicted: left, real: right, identical: false, granularity };
 }
