@@ -55,6 +55,16 @@ export class SmallDisk {
     fs.rmSync(this.filler, { force: true });
   }
 
+  /**
+   * Frees the disk after `ms`, by a process of its own: on time even while this process's main thread waits on
+   * the database (a SQLite client waits for a lock in the calling thread).
+   */
+  freeAfter(ms: number): Promise<void> {
+    return runTimer(
+      `setTimeout(() => require("node:fs").rmSync(${JSON.stringify(this.filler)}, { force: true }), ${ms});`,
+    );
+  }
+
   unmount(): void {
     this.free();
     try {
@@ -63,6 +73,60 @@ export class SmallDisk {
       // Already gone.
     }
   }
+}
+
+/** A short Node program of its own (a timer that must fire on time whatever this process is doing). */
+function runTimer(program: string): Promise<void> {
+  const child = spawn(process.execPath, ["-e", program], { stdio: ["ignore", "ignore", "pipe"] });
+  let stderr = "";
+  child.stderr.on("data", (d) => {
+    stderr += d;
+  });
+  return new Promise((resolve, reject) =>
+    child.once("exit", (code) =>
+      code === 0 ? resolve() : reject(new Error(`timer exited ${code}: ${stderr}`)),
+    ),
+  );
+}
+
+export interface Pause {
+  /** Resolves once the group is stopped. */
+  stopped: Promise<void>;
+  /** Resolves once it has been continued. */
+  continued: Promise<void>;
+}
+
+/**
+ * SIGSTOP to a process group, SIGCONT `ms` later, by a process of its own: a stopped worker may hold SQLite's
+ * write lock, and this process's main thread, waiting on that lock in a query, could not continue it on time.
+ */
+export function pauseGroup(pid: number, ms: number): Pause {
+  const child = spawn(
+    process.execPath,
+    [
+      "-e",
+      `process.kill(-${pid}, "SIGSTOP"); console.log("stopped");
+       setTimeout(() => { try { process.kill(-${pid}, "SIGCONT"); } catch {} }, ${ms});`,
+    ],
+    { stdio: ["ignore", "pipe", "pipe"] },
+  );
+  let stderr = "";
+  child.stderr.on("data", (d) => {
+    stderr += d;
+  });
+  const stopped = new Promise<void>((resolve, reject) => {
+    child.stdout.on("data", (d) => {
+      if (String(d).includes("stopped")) resolve();
+    });
+    child.once("exit", () => reject(new Error(`could not stop process group ${pid}: ${stderr.trim()}`)));
+  });
+  const continued = new Promise<void>((resolve, reject) =>
+    child.once("exit", (code) =>
+      code === 0 ? resolve() : reject(new Error(`pausing process group ${pid} failed: ${stderr.trim()}`)),
+    ),
+  );
+  stopped.catch(() => {});
+  return { stopped, continued };
 }
 
 export interface HeldLock {

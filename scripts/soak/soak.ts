@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import type { RunConfig } from "@/core/train/config";
 import { loadConfig } from "@/env";
+import type { Prisma } from "@/generated/prisma/client";
 import { type AuditCounts, auditStores } from "@/server/audit/audit";
 import { collectOffline } from "@/server/collect/collectOffline";
 import { createDb, type Db } from "@/server/db";
@@ -18,7 +19,7 @@ import { createRun } from "@/server/train/runStore";
 import { WorkerProcess } from "../chaos/workers";
 import { checkStores } from "./checks";
 import { EnvServerProcess, EpisodePlayer, freePort, type PlayedEpisode } from "./envServer";
-import { holdLock, SmallDisk } from "./faults";
+import { holdLock, pauseGroup, SmallDisk } from "./faults";
 import { type ImportFile, isNotFound, sampleLines, soakRunConfig, UiReader, writeImportFile } from "./load";
 import { type PlanOptions, planCounts, planSoak, RUN_PRESETS, type SoakEvent, type SoakPlan } from "./plan";
 import { createPostgresDatabase } from "./postgres";
@@ -91,11 +92,11 @@ export interface SoakState {
   jobs: Map<string, SeenJob>;
   /** kill -9s that hit a worker holding the job: each must be counted as one crash of it, and nothing else. */
   killsOf: Map<string, number>;
-  /** Pauses during which another worker took the job: each must be counted as a lapse (at least). */
-  lapsesOf: Map<string, number>;
   episodes: PlayedEpisode[];
   envErrors: FaultError[];
   uiErrors: FaultError[];
+  /** Steps of deleted runs and imports, with what they belonged to: LanceDB rows left of them are named so. */
+  deletedSteps: Map<string, string>;
   /** What the soak itself could not do (a run it could not create, a deletion refused). */
   loadErrors: string[];
 }
@@ -181,24 +182,68 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
   fs.mkdirSync(path.join(dir, "logs"), { recursive: true });
   let disk: SmallDisk | undefined;
   let dropDatabase: (() => Promise<void>) | undefined;
-  let databaseUrl: string;
-  if (options.db === "sqlite") {
-    const mounted = SmallDisk.mount(path.join(dir, "disk"), options.diskMb ?? 256);
-    if (typeof mounted === "string") {
-      skipped.push(`full-disk episodes skipped: ${mounted}`);
-      databaseUrl = `file:${path.join(dir, "dreamgym.db")}`;
+  try {
+    let databaseUrl: string;
+    if (options.db === "sqlite") {
+      const mounted = SmallDisk.mount(path.join(dir, "disk"), options.diskMb ?? 256);
+      if (typeof mounted === "string") {
+        skipped.push(`full-disk episodes skipped: ${mounted}`);
+        databaseUrl = `file:${path.join(dir, "dreamgym.db")}`;
+      } else {
+        disk = mounted;
+        databaseUrl = `file:${path.join(disk.dir, "dreamgym.db")}`;
+      }
     } else {
-      disk = mounted;
-      databaseUrl = `file:${path.join(disk.dir, "dreamgym.db")}`;
+      if (!options.postgresUrl)
+        throw new Error("--db postgres needs a PostgreSQL server URL (--postgres-url)");
+      skipped.push(
+        "full-disk episodes skipped: the database is PostgreSQL, not a SQLite file on a small disk",
+      );
+      const database = await createPostgresDatabase(options.postgresUrl);
+      databaseUrl = database.url;
+      dropDatabase = database.drop;
     }
-  } else {
-    if (!options.postgresUrl) throw new Error("--db postgres needs a PostgreSQL server URL (--postgres-url)");
-    skipped.push("full-disk episodes skipped: the database is PostgreSQL, not a SQLite file on a small disk");
-    const database = await createPostgresDatabase(options.postgresUrl);
-    databaseUrl = database.url;
-    dropDatabase = database.drop;
+    for (const s of skipped) say(s);
+    return await soakIn({
+      options,
+      plan,
+      dir,
+      databaseUrl,
+      skipped,
+      started,
+      say,
+      stamp,
+      leaseMs,
+      workerCount,
+      disk,
+    });
+  } finally {
+    if (disk && options.keep)
+      for (const file of fs.readdirSync(disk.dir).filter((f) => f.startsWith("dreamgym.db")))
+        fs.copyFileSync(path.join(disk.dir, file), path.join(dir, file));
+    disk?.unmount();
+    await dropDatabase?.().catch((error) => say(`could not drop the soak's database: ${error.message}`));
+    if (!options.keep) fs.rmSync(dir, { recursive: true, force: true });
   }
-  for (const s of skipped) say(s);
+}
+
+interface SoakContext {
+  options: SoakOptions;
+  plan: SoakPlan;
+  dir: string;
+  databaseUrl: string;
+  skipped: string[];
+  started: number;
+  say: (line: string) => void;
+  stamp: () => string;
+  leaseMs: number;
+  workerCount: number;
+  disk: SmallDisk | undefined;
+}
+
+/** The soak proper, in its data folder and database. */
+async function soakIn(ctx: SoakContext): Promise<SoakReport> {
+  const { options, plan, dir, databaseUrl, skipped, started, say, stamp, leaseMs, workerCount, disk } = ctx;
 
   const configFile = path.join(dir, "soak.config.json");
   fs.writeFileSync(
@@ -227,11 +272,11 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
     teachers: [],
     jobs: new Map(),
     killsOf: new Map(),
-    lapsesOf: new Map(),
     episodes: [],
     envErrors: [],
     uiErrors: [],
     loadErrors: [],
+    deletedSteps: new Map(),
   };
   const tally: FaultTally = {
     kills: 0,
@@ -273,13 +318,27 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
       ...(disk ? { disk } : {}),
     });
     const embedder = await createEmbedder(settings);
-    const load = new Load(db, dir, state, faults, say, () =>
-      openReplayBuffer({ lancedbDir: settings.lancedbDir, embedder, db }),
+    const load = new Load(
+      db,
+      dir,
+      state,
+      faults,
+      say,
+      () => openReplayBuffer({ lancedbDir: settings.lancedbDir, embedder, db }),
+      () => stamp().trim(),
     );
     const loadStart = Date.now();
     let stopping = false;
     const background: Promise<void>[] = [];
-    background.push(pollJobs(db, state, () => stopping));
+    background.push(pollJobs(db, state, () => stopping, say));
+    background.push(
+      (async () => {
+        while (!stopping) {
+          chaos.watch();
+          await sleep(1_000);
+        }
+      })(),
+    );
     for (const client of [0, 1])
       background.push(playEpisodes(envServer.url, plan.seed, client, state, faults, () => stopping, say));
     const ui = new UiReader(db, plan.seed, () => state.runs.map((r) => r.runId));
@@ -316,7 +375,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
     // --- drain ---
     const drainMs = options.drainMs ?? 180_000 + plan.loadMs;
     say(`waiting up to ${Math.round(drainMs / 1000)} s for every job to settle`);
-    const settled = await untilSettled(db, Date.now() + drainMs, say);
+    const settled = await untilSettled(db, Date.now() + drainMs, say, () => chaos.watch());
     if (!settled)
       state.loadErrors.push(`jobs did not settle within ${drainMs / 1000} s: ${await openJobs(db)}`);
     const envExit = await envServer.stop();
@@ -342,6 +401,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
       const duringFaults = [...state.envErrors, ...state.uiErrors].filter((e) => e.duringFault);
       const outside = [...state.envErrors, ...state.uiErrors].filter((e) => !e.duringFault);
       for (const e of duringFaults) notes.push(`${e.what} failed during a fault: ${e.message}`);
+      notes.push(...(await orphanRows(db, store, state)));
       const problems = [
         ...state.loadErrors,
         ...checked.problems,
@@ -397,12 +457,6 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
     }
     envServer.kill();
     await db.$disconnect();
-    if (disk && options.keep)
-      for (const file of fs.readdirSync(disk.dir).filter((f) => f.startsWith("dreamgym.db")))
-        fs.copyFileSync(path.join(disk.dir, file), path.join(dir, file));
-    disk?.unmount();
-    await dropDatabase?.().catch((error) => say(`could not drop the soak's database: ${error.message}`));
-    if (!options.keep) fs.rmSync(dir, { recursive: true, force: true });
   }
 }
 
@@ -433,18 +487,36 @@ export class FaultWindows {
   }
 
   now(): boolean {
-    return this.active > 0 || Date.now() - this.lastEnd < FAULT_GRACE_MS;
+    return this.within(FAULT_GRACE_MS);
+  }
+
+  /** At fault now, or a fault ended less than `ms` ago. */
+  within(ms: number): boolean {
+    return this.active > 0 || Date.now() - this.lastEnd < ms;
   }
 }
 
-/** Runs a write of the soak's own (as the UI would make it) again while the database is at fault. */
-async function retryDuringFaults<T>(faults: FaultWindows, what: string, write: () => Promise<T>): Promise<T> {
+/** After a fault ends, the soak's own writes (as the UI's) are tried again for this long. */
+const WRITE_GRACE_MS = 30_000;
+
+/**
+ * Runs a write of the soak's own (as the UI would make it) again while the database is at fault, or recovering
+ * from one; outside faults, its error is the soak's problem.
+ */
+async function retryDuringFaults<T>(
+  faults: FaultWindows,
+  what: string,
+  say: (line: string) => void,
+  write: () => Promise<T>,
+): Promise<T> {
   const deadline = Date.now() + 120_000;
   for (;;) {
     try {
       return await write();
     } catch (error) {
-      if (!faults.now() || Date.now() > deadline) throw new Error(`${what}: ${(error as Error).message}`);
+      const message = (error as Error).message.replace(/\s+/g, " ").trim();
+      if (!faults.within(WRITE_GRACE_MS) || Date.now() > deadline) throw new Error(`${what}: ${message}`);
+      say(`${what} failed during a fault, tried again in 1 s: ${message.slice(-200)}`);
       await sleep(1_000);
     }
   }
@@ -459,6 +531,7 @@ class Load {
     private readonly faults: FaultWindows,
     private readonly say: (line: string) => void,
     private readonly openLance: () => Promise<LanceReplayBuffer>,
+    private readonly stamp: () => string,
   ) {}
 
   async apply(event: SoakEvent): Promise<void> {
@@ -466,7 +539,9 @@ class Load {
     if (event.kind === "run") {
       const index = state.runs.length;
       const config = soakRunConfig(event.preset, event.seed, index);
-      const { runId, jobId } = await retryDuringFaults(faults, "creating a run", () => createRun(db, config));
+      const { runId, jobId } = await retryDuringFaults(faults, "creating a run", say, () =>
+        createRun(db, config),
+      );
       state.runs.push({
         index,
         runId,
@@ -479,19 +554,24 @@ class Load {
       say(`run ${index} queued: ${RUN_PRESETS[event.preset]?.name} (seed ${event.seed}), ${runId}`);
     } else if (event.kind === "import") {
       const file = writeImportFile(this.dir, state.imports.length, event.first, event.lines);
-      const job = await retryDuringFaults(faults, "queueing an import", () =>
+      const job = await retryDuringFaults(faults, "queueing an import", say, () =>
         enqueue(db, "import", { path: file.path, name: file.name }),
       );
       state.imports.push({ jobId: job.id, file, deleted: false });
       say(`import ${file.name} queued: ${file.trajectories} trajectories, ${file.steps} steps`);
     } else if (event.kind === "teacher") {
-      const job = await retryDuringFaults(faults, "queueing a teacher job", () =>
+      const job = await retryDuringFaults(faults, "queueing a teacher job", say, () =>
         enqueue(db, "teacher", { domain: event.domain, limit: event.limit, backend: "embedded", k: 2 }),
       );
       state.teachers.push({ jobId: job.id, domain: event.domain, limit: event.limit });
       say(`teacher job queued: ${event.limit} traces of ${event.domain} steps`);
     } else if (event.kind === "delete-run") await this.deleteRun(event.pick);
     else if (event.kind === "delete-import") await this.deleteImport(event.pick);
+  }
+
+  private async rememberSteps(trajectory: Prisma.TrajectoryWhereInput, label: string): Promise<void> {
+    const steps = await this.db.step.findMany({ where: { trajectory }, select: { id: true } });
+    for (const { id } of steps) this.state.deletedSteps.set(id, label);
   }
 
   /** LanceDB opened afresh for each deletion, so that it sees every row the workers have written. */
@@ -534,7 +614,11 @@ class Load {
     }
     // Its job goes with it: what the job counted (crashes, lapses) is read now, for the final check.
     await refreshJobs(db, state);
-    const deleted = await retryDuringFaults(this.faults, `deleting run ${run.index}`, () =>
+    await this.rememberSteps(
+      { OR: [{ runId: run.runId }, { task: { runId: run.runId } }] },
+      `run ${run.index} (deleted at ${this.stamp()})`,
+    );
+    const deleted = await retryDuringFaults(this.faults, `deleting run ${run.index}`, say, () =>
       this.withLance((store) => deleteRun(db, run.runId, store)),
     );
     run.deleted = true;
@@ -557,7 +641,11 @@ class Load {
       say("delete import: no finished import to delete yet");
       return;
     }
-    const deleted = await retryDuringFaults(this.faults, `deleting import ${chosen.file.name}`, () =>
+    await this.rememberSteps(
+      { importName: chosen.file.name },
+      `import ${chosen.file.name} (deleted at ${this.stamp()})`,
+    );
+    const deleted = await retryDuringFaults(this.faults, `deleting import ${chosen.file.name}`, say, () =>
       this.withLance((store) => deleteImport(db, chosen.file.name, store)),
     );
     chosen.deleted = true;
@@ -570,6 +658,7 @@ class Load {
 /** The faults: kill -9s, pauses past the lease, a full disk, a held database lock. */
 class Faults {
   private readonly pending: Promise<void>[] = [];
+  private readonly restarting = new Set<WorkerProcess>();
   private readonly paused = new Set<WorkerProcess>();
   private readonly resumedAt = new Map<WorkerProcess, number>();
   private readonly host = os.hostname();
@@ -587,6 +676,16 @@ class Faults {
   /** Resolves once every killed worker has been started again. */
   async restarts(): Promise<void> {
     await Promise.all(this.pending);
+  }
+
+  /** A worker that exited without being killed is a problem: it is said so, and started again. */
+  watch(): void {
+    for (const w of this.workers)
+      if (w.pid === undefined && !this.restarting.has(w)) {
+        this.state.loadErrors.push(`worker ${w.name} exited by itself (its log: logs/worker-${w.name}.log)`);
+        this.say(`worker ${w.name} exited by itself; started again`);
+        w.start();
+      }
   }
 
   private holderOf(w: WorkerProcess): string | undefined {
@@ -645,6 +744,7 @@ class Faults {
     }
     const w = victim.worker;
     const holder = this.holderOf(w) as string;
+    this.restarting.add(w);
     await w.kill();
     this.tally.kills++;
     // What it held when it died, read after its death: exactly the jobs whose next claim is a crash.
@@ -657,7 +757,12 @@ class Faults {
     this.say(
       `kill -9 of worker ${w.name}${held.length ? ` during ${held.map((j) => `${j.type} ${crashPoint(j)}`).join(", ")}` : " (idle)"}; started again in ${event.restartAfterMs} ms`,
     );
-    this.pending.push(sleep(event.restartAfterMs).then(() => w.start()));
+    this.pending.push(
+      sleep(event.restartAfterMs).then(() => {
+        w.start();
+        this.restarting.delete(w);
+      }),
+    );
   }
 
   async exclusive(event: Extract<SoakEvent, { kind: "pause" | "disk-full" | "lock" }>): Promise<void> {
@@ -689,7 +794,8 @@ class Faults {
     this.faults.begin();
     let reclaimed: { type: string }[] = [];
     try {
-      process.kill(-pid, "SIGSTOP");
+      const pause = pauseGroup(pid, event.ms);
+      await pause.stopped;
       this.tally.pauses++;
       const held = await this.db.job.findMany({
         where: { status: "running", lockedBy: { startsWith: holder } },
@@ -698,15 +804,14 @@ class Faults {
       this.say(
         `pause (SIGSTOP) of worker ${w.name} for ${(event.ms / 1000).toFixed(1)} s, past its ${this.options.leaseMs / 1000} s lease${held.length ? `, holding ${held.map((j) => `${j.type} ${crashPoint(j)}`).join(", ")}` : " (idle)"}`,
       );
-      await sleep(event.ms);
-      // Taken by another worker meanwhile (a new claim, a new lease token): the worker must count it as a lapse.
+      await pause.continued;
+      // Taken by another worker meanwhile (a new claim, a new lease token): the worker counts it as a lapse, and
+      // the crash its reclaim counted is taken back.
       const now = await this.db.job.findMany({
         where: { id: { in: held.map((j) => j.id) } },
         select: { id: true, leaseToken: true },
       });
       reclaimed = held.filter((j) => now.find((n) => n.id === j.id)?.leaseToken !== j.leaseToken);
-      for (const j of held.filter((h) => reclaimed.includes(h)))
-        this.state.lapsesOf.set(j.id, (this.state.lapsesOf.get(j.id) ?? 0) + 1);
       if (reclaimed.length) this.tally.pausesReclaimed++;
     } finally {
       signalGroup(pid, "SIGCONT");
@@ -715,7 +820,7 @@ class Faults {
       this.resumedAt.set(w, Date.now());
     }
     this.say(
-      `resumed worker ${w.name} (SIGCONT)${reclaimed.length ? `: another worker had taken its ${reclaimed.map((j) => j.type).join(", ")} job` : ""}`,
+      `resumed worker ${w.name} (SIGCONT)${reclaimed.length ? `: another worker has taken its ${reclaimed.map((j) => j.type).join(", ")} job` : ""}`,
     );
   }
 
@@ -730,7 +835,7 @@ class Faults {
       this.say(
         `disk full: the database's disk (${mb(before.used)} MB used) filled with ${mb(written)} MB, for ${(ms / 1000).toFixed(1)} s`,
       );
-      await sleep(ms);
+      await disk.freeAfter(ms);
     } finally {
       disk.free();
       this.faults.end();
@@ -770,10 +875,50 @@ function mb(bytes: number): string {
   return (bytes / 1024 / 1024).toFixed(0);
 }
 
-/** Every job as last seen, every second: deleted runs' jobs keep what they counted here. */
-async function pollJobs(db: Db, state: SoakState, stopping: () => boolean): Promise<void> {
+/** LanceDB rows of no step, by what their step belonged to (a deleted run or import, or nothing the soak knows). */
+async function orphanRows(db: Db, store: LanceReplayBuffer, state: SoakState): Promise<string[]> {
+  const rows = new Set<string>();
+  for await (const ids of store.ids()) for (const id of ids) rows.add(id);
+  for (let cursor: string | undefined; ; ) {
+    const page = await db.step.findMany({
+      ...(cursor !== undefined ? { where: { id: { gt: cursor } } } : {}),
+      orderBy: { id: "asc" },
+      take: 5_000,
+      select: { id: true },
+    });
+    if (page.length === 0) break;
+    for (const { id } of page) rows.delete(id);
+    cursor = page.at(-1)?.id;
+  }
+  const byOwner = new Map<string, number>();
+  for (const id of rows) {
+    const owner = state.deletedSteps.get(id) ?? "no run or import the soak deleted";
+    byOwner.set(owner, (byOwner.get(owner) ?? 0) + 1);
+  }
+  return [...byOwner].map(([owner, n]) => `${n} LanceDB rows without a step were steps of ${owner}`);
+}
+
+/**
+ * Every job as last seen, every second (deleted runs' jobs keep what they counted here); says when a job counts
+ * more crashes than kills hit it (a reclaim counts one before the live worker that lost the lease takes it back).
+ */
+async function pollJobs(
+  db: Db,
+  state: SoakState,
+  stopping: () => boolean,
+  say: (line: string) => void,
+): Promise<void> {
   while (!stopping()) {
+    const before = new Map([...state.jobs].map(([id, j]) => [id, j.crashes]));
     await refreshJobs(db, state).catch(() => undefined);
+    for (const job of state.jobs.values()) {
+      const was = before.get(job.id) ?? 0;
+      const kills = state.killsOf.get(job.id) ?? 0;
+      if (job.crashes !== was && (job.crashes > kills || was > kills))
+        say(
+          `${job.type} job ${job.id} now counts ${job.crashes} crashes (${kills} kill -9s hit it, ${job.lapses} lapses)${job.crashes > kills ? "" : ": the extra one taken back"}`,
+        );
+    }
     await sleep(1_000);
   }
 }
@@ -873,9 +1018,15 @@ async function openJobs(db: Db): Promise<string> {
   );
 }
 
-async function untilSettled(db: Db, deadline: number, say: (line: string) => void): Promise<boolean> {
+async function untilSettled(
+  db: Db,
+  deadline: number,
+  say: (line: string) => void,
+  watch: () => void,
+): Promise<boolean> {
   let last = 0;
   for (;;) {
+    watch();
     const open = await db.job.count({ where: { status: { in: ["queued", "running"] } } });
     if (open === 0) return true;
     if (Date.now() > deadline) return false;
