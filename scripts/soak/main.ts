@@ -57,8 +57,12 @@ function summary(r: SoakReport): string {
   const c = r.counts;
   const a = r.audit;
   const rows: [string, string][] = [
-    ["runs", `${c.runs} created, ${c.runsSucceeded} succeeded and kept, ${c.runsDeleted} deleted`],
-    ["imports", `${c.imports} queued, ${c.importsDeleted} deleted`],
+    [
+      "runs",
+      `${c.runs} created: ${c.runsSucceeded} succeeded and kept, ${c.runsDeleted} deleted once finished`,
+    ],
+    ["imports", `${c.imports} queued`],
+    ["deletions", `${c.runsDeleted} runs, ${c.importsDeleted} imports`],
     ["teacher jobs", `${c.teacherJobs} (${c.traces} traces)`],
     ["env-server episodes", `${c.envEpisodes} (${c.envSteps} steps, ${c.envErrors} errors)`],
     ["UI reads", `${r.counts.uiReads} (${c.uiErrors} errors)`],
