@@ -10,6 +10,7 @@ const BENCHES: Record<string, () => Promise<(args: string[]) => Promise<void>>> 
   retrieval: async () => (await import("./retrieval")).retrievalBench,
   rollouts: async () => (await import("./rollouts")).rolloutsBench,
   table: async () => (await import("./table")).tableBench,
+  "table-configs": async () => (await import("./table/configs")).tableConfigsBench,
   "ui-stepper": async () => (await import("./uiStepper")).uiStepperBench,
   "ui-heatmap": async () => (await import("./uiHeatmap")).uiHeatmapBench,
   "webshop-rule": async () => (await import("./webshopRule")).webshopRuleBench,

@@ -4,7 +4,7 @@
  * the same synthetic phase. The table's S2R row (bench/table/spec.ts) trains its synthetic phase once per seed; every
  * variant then spends the real budget from that policy and is scored on validation tasks (never the test tasks). A
  * variant changes the run config by dotted path, as `train --set` does, so it can change anything the real phase
- * reads (its step size, GRPO's settings, the batch shape, the schedule: `syntheticTransitions` and `realInterleave`
+ * reads (GRPO's settings, the batch shape, the schedule: `syntheticTransitions` and `experimental.realInterleave`
  * add a synthetic tail with real iterations inside it). The synthetic phase is most of an S2R run's time, so a
  * variant costs seconds, and seeds of the real phase alone can be compared over many evaluation episodes.
  */

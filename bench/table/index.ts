@@ -7,6 +7,7 @@
  * For choosing settings without looking at the test tasks: `--validation` evaluates every row on validation tasks
  * (core/train/heldOut.ts) and writes table-validation.md, `--rows dreamgym-s2r/grpo,real/grpo` keeps those rows,
  * and `--set grpo.epochs=2` (repeatable) changes a setting of every row kept, as `train --set` does.
+ * `--data-only DIR` only collects the table's offline data into DIR, for running one row alone (table/configs.ts).
  */
 import { execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
@@ -224,6 +225,16 @@ const cost = (job: Job) =>
 
 export async function tableBench(args: string[]): Promise<void> {
   const options = parseArgs(args);
+  const dataOnly = args.indexOf("--data-only");
+  if (dataOnly >= 0) {
+    // The table's offline data alone, for running one row with `train --config configs/table/…` (table/configs.ts).
+    const dir = path.resolve(args[dataOnly + 1] ?? path.join("data", "table"));
+    await prepareData(dir, options);
+    process.stdout.write(
+      `${JSON.stringify({ bench: "table", dataOnly: path.relative(process.cwd(), dir) })}\n`,
+    );
+    return;
+  }
   const started = performance.now();
   const work = fs.mkdtempSync(path.join(os.tmpdir(), "dreamgym-table-"));
   const dataDir = path.join(work, "data");

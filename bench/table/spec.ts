@@ -215,7 +215,7 @@ export function tableRows(domain: Domain, scale: Scale, seed: number): TableRow[
         key: `pessimism/${algorithm}`,
         label: `DreamGym + pessimism, MOPO penalty 1 (${algorithm.toUpperCase()})`,
         algorithm,
-        config: { ...dreamgym, experience: { pessimism: { mode: "penalty", penalty: 1 } } },
+        config: { ...dreamgym, experimental: { pessimism: { mode: "penalty", penalty: 1 } } },
       },
       // Not the paper's either: S2R's real iterations spread over the synthetic phase, the model learning each.
       {
@@ -226,8 +226,7 @@ export function tableRows(domain: Domain, scale: Scale, seed: number): TableRow[
           ...dreamgym,
           method: "dreamgym-s2r",
           realTransitions: scale.s2rBudget,
-          realInterleave: 15,
-          experience: { learnFromReal: true },
+          experimental: { realInterleave: 15, learnFromReal: true },
         },
       },
     );

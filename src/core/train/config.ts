@@ -9,6 +9,7 @@ import { POLICY_LOSS_NAMES } from "../rl/policyLosses";
 import { PPO_DEFAULTS } from "../rl/ppo";
 import { displayName } from "../util/names";
 import { HELD_OUT_TASKS, VALIDATION_OFFSET } from "./heldOut";
+import { upgradeStoredConfig } from "./legacyConfig";
 import { RL_ALGORITHMS, RUN_METHODS, taskGeneration } from "./methods";
 
 /**
@@ -85,36 +86,6 @@ export const RunConfigFields = z.strictObject({
       reasoning: z.boolean().default(true),
       /** Retrieve only real (offline) experience, not the run's own synthetic transitions. */
       offlineOnly: z.boolean().default(true),
-      /**
-       * DreamGym-S2R: the run's real transitions join the replay buffer and the experience model's memory as they
-       * are gathered, so that later synthetic rollouts are grounded in them (Dyna's model learning; the paper's
-       * model learns from offline data alone). Useful with `realInterleave`, which gathers them during the
-       * synthetic phase.
-       */
-      learnFromReal: z.boolean().default(false),
-      /**
-       * Pessimism where the experience model is unsure (experience/types.ts Pessimism): off, halt (MOReL: end
-       * the episode below `threshold` confidence, reward −penalty) or penalty (MOPO: reward − penalty × doubt).
-       */
-      pessimism: z
-        .strictObject({
-          mode: z.enum(["off", "halt", "penalty"]).default("off"),
-          threshold: z.number().min(0).max(1).default(0.3),
-          penalty: z.number().min(0).max(100).default(1),
-        })
-        .prefault({}),
-      /**
-       * A diagnostic, not a method (experience/types.ts Oracle): the real environment writes the next states (all,
-       * or after actions matching `actions`) and/or the rewards and ends of episodes instead of the model, to measure
-       * what the model's errors there cost the policy. Built-in domains only.
-       */
-      oracle: z
-        .strictObject({
-          states: z.enum(["none", "all", "matching"]).default("none"),
-          actions: z.string().max(500).optional(),
-          reward: z.boolean().default(false),
-        })
-        .prefault({}),
     })
     .prefault({}),
   curriculum: z
@@ -128,13 +99,6 @@ export const RunConfigFields = z.strictObject({
       lambda: z.number().min(0).max(1).default(0.25),
       parentsPerIteration: z.number().int().min(0).max(100).default(2),
       variationsPerParent: z.number().int().min(1).max(20).default(2),
-      /**
-       * Whether a real phase after a synthetic one (DreamGym-S2R) starts its task values afresh, from the real
-       * rewards it sees, instead of the synthetic phase's: a task whose synthetic rewards vary may be settled in the
-       * real environment, and the few real transitions are best spent where real rewards vary. Measured on
-       * validation tasks (shop, seeds 0 and 1): 64.5% real success fresh, 63.0% carried.
-       */
-      freshValuesForReal: z.boolean().default(true),
     })
     .prefault({}),
   evaluation: z
@@ -175,11 +139,6 @@ export const RunConfigFields = z.strictObject({
   /** Real transitions for training: the S2R budget after DreamGym, or the real-env baseline's budget. */
   realTransitions: z.number().int().min(0).max(10_000_000).default(5_000),
   /**
-   * DreamGym-S2R's schedule. 0: the real budget is spent after the synthetic phase (the paper). n > 0: one real
-   * iteration after every n synthetic ones while the budget lasts, what is left of it after the synthetic phase.
-   */
-  realInterleave: z.number().int().min(0).max(10_000).default(0),
-  /**
    * Where the policy starts: blank, or behaviour-cloned on the offline demonstrations first (the paper's LLM
    * policies start with priors; a blank linear policy has none, which the household's 50-step tasks expose).
    */
@@ -188,27 +147,6 @@ export const RunConfigFields = z.strictObject({
   demonstrations: z.number().int().min(1).max(100_000).default(200),
   /** Adam step size of the RL update (GRPO or PPO). */
   learningRate: z.number().positive().max(1).default(GRPO_DEFAULTS.learningRate),
-  /**
-   * Adam step size in a real phase that follows a synthetic one (DreamGym-S2R): real transitions are few, so each
-   * may be worth a larger step. Absent: learningRate.
-   */
-  realLearningRate: z.number().positive().max(1).optional(),
-  /**
-   * How far the step size falls over each training phase, linearly with the phase's progress (CleanRL's anneal_lr):
-   * 0 keeps it constant, 1 ends the phase at zero. A falling step lets the last iterations settle the policy
-   * instead of moving it as far as the first ones did. Off by default: on validation tasks (shop DreamGym GRPO,
-   * 3 seeds) annealing to zero gave 56% real success against 61% constant, as the policy was still improving.
-   */
-  learningRateAnneal: z.number().min(0).max(1).default(0),
-  /**
-   * Iterations over which a synthetic phase's step size grows linearly to its full value (0: full from the start).
-   * The first synthetic iterations come from a nearly blank policy: a full step there locks in whatever their few
-   * rewarded episodes did, and the run's final success then depends on the seed's luck. On validation tasks (shop
-   * DreamGym-S2R GRPO, seeds 0–6) 40 iterations gave 61.9 ± 1.7 against 60.7 ± 6.6 without (seed 4: 63.3 against
-   * 48.3); 20 and 80 iterations read 49.7 / 56.3 and 62.3 / 57.0 (seeds 0 / 4). Off by default: it narrows the
-   * spread more than it raises the mean.
-   */
-  learningRateWarmup: z.number().int().min(0).max(100_000).default(0),
   grpo: z
     .strictObject({
       ...clippedUpdate(GRPO_DEFAULTS),
@@ -252,28 +190,76 @@ export const RunConfigFields = z.strictObject({
       maxGradNorm: z.number().positive().max(1_000).default(BC_DEFAULTS.maxGradNorm),
     })
     .prefault({}),
+  /**
+   * Beyond the paper: switches that measure something or try an idea, each off by default, each with its record
+   * in docs/experiments.md. A run that sets none of them is the paper's method.
+   */
+  experimental: z
+    .strictObject({
+      /**
+       * DreamGym-S2R's schedule. 0: the real budget is spent after the synthetic phase (the paper). n > 0: one real
+       * iteration after every n synthetic ones while the budget lasts, what is left of it after the synthetic
+       * phase. In the table as "S2R, a real iteration every 16th, learnt by the model".
+       */
+      realInterleave: z.number().int().min(0).max(10_000).default(0),
+      /**
+       * DreamGym-S2R: the run's real transitions join the replay buffer and the experience model's memory as they
+       * are gathered, so that later synthetic rollouts are grounded in them (Dyna's model learning; the paper's
+       * model learns from offline data alone). Useful with `realInterleave`, which gathers them during the
+       * synthetic phase.
+       */
+      learnFromReal: z.boolean().default(false),
+      /**
+       * Pessimism where the experience model is unsure (experience/types.ts Pessimism): off, halt (MOReL, Kidambi
+       * et al. 2020: end the episode below `threshold` confidence, reward −penalty) or penalty (MOPO, Yu et al.
+       * 2020: reward − penalty × doubt). In the table as "DreamGym + pessimism".
+       */
+      pessimism: z
+        .strictObject({
+          mode: z.enum(["off", "halt", "penalty"]).default("off"),
+          threshold: z.number().min(0).max(1).default(0.3),
+          penalty: z.number().min(0).max(100).default(1),
+        })
+        .prefault({}),
+      /**
+       * A diagnostic, not a method (experience/types.ts Oracle): the real environment writes the next states (all,
+       * or after actions matching `actions`) and/or the rewards and ends of episodes instead of the model, to
+       * measure what the model's errors there cost the policy. Built-in domains only.
+       */
+      oracle: z
+        .strictObject({
+          states: z.enum(["none", "all", "matching"]).default("none"),
+          actions: z.string().max(500).optional(),
+          reward: z.boolean().default(false),
+        })
+        .prefault({}),
+    })
+    .prefault({}),
 });
 export type RunConfigInput = z.input<typeof RunConfigFields>;
 
-export const RunConfig = RunConfigFields.superRefine((config, ctx) => {
-  if (config.evaluation.tasks === "validation" && config.seedTasks > VALIDATION_OFFSET)
-    ctx.addIssue({
-      code: "custom",
-      path: ["seedTasks"],
-      message: `a run evaluated on validation tasks (train tasks from ${VALIDATION_OFFSET} on) trains on at most ${VALIDATION_OFFSET} seed tasks, got ${config.seedTasks}`,
-    });
-  const oracle = oracleProblem(config.experience.oracle);
-  if (oracle) ctx.addIssue({ code: "custom", path: ["experience", "oracle"], message: oracle });
-  if (config.evaluation.judge && (REAL_DOMAIN_NAMES as readonly string[]).includes(config.domain))
-    ctx.addIssue({
-      code: "custom",
-      path: ["evaluation", "judge"],
-      message: `the outcome judge is a proxy for imported domains; ${config.domain} is built in and evaluated by real success`,
-    });
-}).transform((config) => ({
-  ...config,
-  curriculum: { ...config.curriculum, taskGeneration: taskGeneration(config) },
-}));
+export const RunConfig = z
+  .preprocess(upgradeStoredConfig, RunConfigFields)
+  .superRefine((config, ctx) => {
+    if (config.evaluation.tasks === "validation" && config.seedTasks > VALIDATION_OFFSET)
+      ctx.addIssue({
+        code: "custom",
+        path: ["seedTasks"],
+        message: `a run evaluated on validation tasks (train tasks from ${VALIDATION_OFFSET} on) trains on at most ${VALIDATION_OFFSET} seed tasks, got ${config.seedTasks}`,
+      });
+    const oracle = oracleProblem(config.experimental.oracle);
+    if (oracle) ctx.addIssue({ code: "custom", path: ["experimental", "oracle"], message: oracle });
+    if (config.evaluation.judge && (REAL_DOMAIN_NAMES as readonly string[]).includes(config.domain))
+      ctx.addIssue({
+        code: "custom",
+        path: ["evaluation", "judge"],
+        message: `the outcome judge is a proxy for imported domains; ${config.domain} is built in and evaluated by real success`,
+      });
+  })
+  .transform((config) => ({
+    ...config,
+    curriculum: { ...config.curriculum, taskGeneration: taskGeneration(config) },
+  }));
 export type RunConfig = z.output<typeof RunConfig>;
 
 /** Parses a config, naming every bad field. */

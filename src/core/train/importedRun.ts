@@ -9,8 +9,8 @@ import { hasPhase } from "./methods";
 export function importedRunProblem(config: RunConfig): string | null {
   if (hasPhase(config.method, "real"))
     return `method ${config.method} trains in a real environment, and imported domain "${config.domain}" has none (only its logs): use a method with a synthetic phase only, e.g. dreamgym`;
-  if (oracleOn(config.experience.oracle))
-    return `experience.oracle puts the real environment in place of the model, and imported domain "${config.domain}" has none: turn it off`;
+  if (oracleOn(config.experimental.oracle))
+    return `experimental.oracle puts the real environment in place of the model, and imported domain "${config.domain}" has none: turn it off`;
   if (config.evaluation.tasks === "validation")
     return `imported domain "${config.domain}" is evaluated on its held-out logs; validation tasks are train tasks of a built-in domain: set evaluation.tasks to "test"`;
   // The openai generator writes goals that a built-in domain's schema checks; an imported task has only text.

@@ -15,7 +15,7 @@ import { SyntheticEnvironment } from "@/core/experience/synthetic";
 import type { ExperienceModel, ExperienceSettings } from "@/core/experience/types";
 import type { MemoryReplayBuffer } from "@/core/replay/memoryBuffer";
 import type { RunConfig } from "@/core/train/config";
-import { experienceSettings } from "@/core/train/run";
+import { experienceSettings } from "@/core/train/experienceSettings";
 import type { Environment, Task } from "@/core/types";
 import { config as appConfig } from "@/env";
 import type { Db } from "../db";

@@ -8,10 +8,10 @@ import { oracleOn } from "@/core/experience/oracle";
 import { OfflineMemory } from "@/core/experience/retrieval/offlineMemory";
 import type { LlmClient } from "@/core/llm";
 import type { RunConfig } from "@/core/train/config";
+import { experienceSettings } from "@/core/train/experienceSettings";
 import { importedRunProblem } from "@/core/train/importedRun";
 import { hasPhase } from "@/core/train/methods";
 import type { RunDeps } from "@/core/train/run";
-import { experienceSettings } from "@/core/train/run";
 import { config as appConfig } from "@/env";
 import type { Db } from "../db";
 import { createExperienceModel, createLlm, createOutcomeJudge } from "../experience/backends";
@@ -121,7 +121,7 @@ export async function runDeps(
  * The domain rollout threads rebuild, when they can play a run's synthetic episodes exactly as the main thread
  * would (else undefined): a built-in domain (a thread rebuilds it by name), the embedded experience model and embedder (deterministic, no shared client),
  * and offline-only retrieval (the buffer a thread copies never changes during the run, as it would when the run's
- * real transitions join it: experience.learnFromReal). The oracle diagnostic's runs stay on the main thread, where
+ * real transitions join it: experimental.learnFromReal). The oracle diagnostic's runs stay on the main thread, where
  * the real environment beside the model is.
  */
 function rolloutThreadsServe(config: RunConfig, domain: TrainingDomain): RealDomainName | undefined {
@@ -130,7 +130,7 @@ function rolloutThreadsServe(config: RunConfig, domain: TrainingDomain): RealDom
     config.backends.experience === "embedded" &&
     appConfig().backends.embedding === "embedded" &&
     config.experience.offlineOnly &&
-    !config.experience.learnFromReal &&
-    !oracleOn(config.experience.oracle);
+    !config.experimental.learnFromReal &&
+    !oracleOn(config.experimental.oracle);
   return exact && isRealDomain(domain.name) ? domain.name : undefined;
 }
