@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { findCycles } from "./helpers/cycles";
+import { CORE_PACKAGES, SHARED_PACKAGES } from "./helpers/layers";
 import {
   type ImportRef,
   listSources,
@@ -19,12 +20,9 @@ import {
 
 const CODE = listSources(["src", "worker"], ["src/generated"]).map(scanFile);
 
-/** The packages core may use: none of them a framework or a database. */
-const CORE_PACKAGES = ["zod", "openai", "fast-myers-diff", "minisearch", "p-limit", "lru-cache"];
-/** What core's own tests may use besides. */
+/** What core's own tests may use besides its packages. */
 // wabt assembles the replay buffer's documented WebAssembly kernel in its test, to check the shipped bytes.
 const CORE_TEST_PACKAGES = ["vitest", "node:fs", "node:path", "wabt"];
-const SHARED_PACKAGES = ["zod"];
 const SHARED_TEST_PACKAGES = ["vitest"];
 
 const isTest = (file: string) => /\.test\.tsx?$/.test(file);

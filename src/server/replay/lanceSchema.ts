@@ -47,7 +47,8 @@ function actionsJson(actions: string[] | undefined): string | null {
 }
 
 /** Every column but the vector, in table order: the schema and the Arrow conversion both come from this list. */
-const COLUMNS: Column[] = [
+/** The columns beside the vector, in order (ARCHITECTURE.md lists them; tests/architectureClaims.test.ts checks). */
+export const LANCE_COLUMNS: Column[] = [
   { name: "id", type: () => new Utf8(), nullable: false, value: (r) => r.id },
   { name: "trajectoryId", type: () => new Utf8(), nullable: false, value: (r) => r.trajectoryId },
   { name: "domain", type: () => new Utf8(), nullable: false, value: (r) => r.domain },
@@ -81,7 +82,7 @@ function vectorType(dimension: number) {
 export function transitionsSchema(embedder: EmbedderIdentity): Schema {
   return new Schema(
     [
-      ...COLUMNS.map((c) => new Field(c.name, c.type(), c.nullable)),
+      ...LANCE_COLUMNS.map((c) => new Field(c.name, c.type(), c.nullable)),
       new Field("vector", vectorType(embedder.dimension), false),
     ],
     new Map([[EMBEDDER_METADATA_KEY, JSON.stringify({ id: embedder.id, dimension: embedder.dimension })]]),
@@ -107,7 +108,7 @@ export function toArrow(
     }
     flat.set(v, i * dimension);
   });
-  const scalars = COLUMNS.map(
+  const scalars = LANCE_COLUMNS.map(
     (c) =>
       vectorFromArray(
         rows.map((r, i) => c.value(r, texts[i]!)),
