@@ -34,14 +34,44 @@ function some(ids: string[]): string {
 /**
  * Checks that nothing a job wrote is lost or stored twice, reading only (reconcile.ts repairs what can be
  * repaired). Relations the schema cannot enforce are checked here: a trajectory holds as many steps as its length;
- * an iteration's task statistics count its rollouts; a run's transition counters, and every iteration's, match its
+ * a worker run's rollout (run, iteration, task, slot in the group) is stored once (an external trainer may play
+ * one task many times in one policy version); an iteration's task statistics count its rollouts; a run's transition counters, and every iteration's, match its
  * stored rollouts (a deletion that took another run's rows shows here); a finished run keeps no rollouts past its
  * last iteration; no step has two traces from one teacher; every step is in LanceDB exactly once, and LanceDB holds
  * no step that the database does not; no job failed; no run waits as queued or running without a job to run it.
  */
 export async function auditStores(db: Db, store: LanceReplayBuffer): Promise<AuditReport> {
-  const problems: string[] = [];
+  const lance = await lanceProblems(db, store);
+  const problems = [
+    ...(await rowProblems(db)),
+    ...(await counterProblems(db)),
+    ...lance.problems,
+    ...(await jobProblems(db)),
+  ];
+  const jobs: Record<string, number> = {};
+  for (const g of await db.job.groupBy({ by: ["status"], _count: { _all: true } }))
+    jobs[g.status] = g._count._all;
+  return {
+    counts: {
+      jobs,
+      runs: await db.run.count(),
+      trajectories: await db.trajectory.count(),
+      steps: lance.steps,
+      metrics: await db.runMetric.count(),
+      taskStats: await db.taskStat.count(),
+      annotations: await db.annotation.count(),
+      checkpoints: await db.checkpoint.count(),
+      lanceRows: lance.rows,
+      lanceIds: lance.ids,
+      pendingSteps: await db.step.count({ where: { indexedAt: null } }),
+    },
+    problems,
+  };
+}
 
+/** Rows stored wrong: a trajectory short of steps, a rollout twice, statistics that disagree, a trace twice. */
+async function rowProblems(db: Db): Promise<string[]> {
+  const problems: string[] = [];
   const short = await db.$queryRaw<{ id: string; length: number; steps: bigint }[]>`
     SELECT t.id, t.length, COUNT(s.id) AS steps FROM "Trajectory" t LEFT JOIN "Step" s ON s."trajectoryId" = t.id
     GROUP BY t.id, t.length HAVING COUNT(s.id) <> t.length`;
@@ -51,9 +81,10 @@ export async function auditStores(db: Db, store: LanceReplayBuffer): Promise<Aud
     );
 
   const rolloutsTwice = await db.$queryRaw<{ runId: string; iteration: number; taskId: string; n: bigint }[]>`
-    SELECT "runId", iteration, "taskId", "group", COUNT(*) AS n FROM "Trajectory"
-    WHERE "runId" IS NOT NULL AND purpose = 'train'
-    GROUP BY "runId", iteration, "taskId", "group" HAVING COUNT(*) > 1`;
+    SELECT t."runId", t.iteration, t."taskId", t."group", COUNT(*) AS n FROM "Trajectory" t
+    JOIN "Run" r ON r.id = t."runId"
+    WHERE t.purpose = 'train' AND r.kind = 'worker'
+    GROUP BY t."runId", t.iteration, t."taskId", t."group" HAVING COUNT(*) > 1`;
   if (rolloutsTwice.length)
     problems.push(
       `${rolloutsTwice.length} rollouts stored more than once: ${some(rolloutsTwice.map((r) => `run ${r.runId} iteration ${r.iteration} task ${r.taskId} (${r.n}×)`))}`,
@@ -74,6 +105,19 @@ export async function auditStores(db: Db, store: LanceReplayBuffer): Promise<Aud
       `${statMismatch.length} task statistics disagree with the stored rollouts: ${some(statMismatch.map((r) => `run ${r.runId} iteration ${r.iteration} task ${r.taskId}`))}`,
     );
 
+  const tracesTwice = await db.$queryRaw<{ stepId: string; teacher: string; n: bigint }[]>`
+    SELECT "stepId", teacher, COUNT(*) AS n FROM "Annotation" GROUP BY "stepId", teacher HAVING COUNT(*) > 1`;
+  if (tracesTwice.length)
+    problems.push(
+      `${tracesTwice.length} steps have more than one trace from the same teacher: ${some(tracesTwice.map((a) => `${a.stepId} (${a.teacher}, ${a.n}×)`))}`,
+    );
+
+  return problems;
+}
+
+/** Counters that disagree with the rows they count: the run's, each iteration's, its metrics, its leftovers. */
+async function counterProblems(db: Db): Promise<string[]> {
+  const problems: string[] = [];
   const counters = await db.$queryRaw<
     {
       id: string;
@@ -122,14 +166,15 @@ export async function auditStores(db: Db, store: LanceReplayBuffer): Promise<Aud
       `${leftovers.length} finished runs keep rollouts of an unfinished iteration: ${some(leftovers.map((r) => `${r.id} (${r.n})`))}`,
     );
 
-  const tracesTwice = await db.$queryRaw<{ stepId: string; teacher: string; n: bigint }[]>`
-    SELECT "stepId", teacher, COUNT(*) AS n FROM "Annotation" GROUP BY "stepId", teacher HAVING COUNT(*) > 1`;
-  if (tracesTwice.length)
-    problems.push(
-      `${tracesTwice.length} steps have more than one trace from the same teacher: ${some(tracesTwice.map((a) => `${a.stepId} (${a.teacher}, ${a.n}×)`))}`,
-    );
+  return problems;
+}
 
-  // LanceDB against the database, id by id.
+/** LanceDB against the database, id by id: rows twice, rows missing, rows of no step. */
+async function lanceProblems(
+  db: Db,
+  store: LanceReplayBuffer,
+): Promise<{ problems: string[]; rows: number; ids: number; steps: number }> {
+  const problems: string[] = [];
   const inLance = new Map<string, number>();
   let lanceRows = 0;
   for await (const ids of store.ids())
@@ -163,6 +208,12 @@ export async function auditStores(db: Db, store: LanceReplayBuffer): Promise<Aud
   if (orphans.length)
     problems.push(`${orphans.length} LanceDB rows belong to no step in the database: ${some(orphans)}`);
 
+  return { problems, rows: lanceRows, ids: lanceIds, steps };
+}
+
+/** Jobs that failed, and runs left waiting for a job that will never run them. */
+async function jobProblems(db: Db): Promise<string[]> {
+  const problems: string[] = [];
   const failed = await db.job.findMany({
     where: { status: "failed" },
     select: { id: true, type: true, error: true },
@@ -179,25 +230,7 @@ export async function auditStores(db: Db, store: LanceReplayBuffer): Promise<Aud
       `${stuck.length} runs wait for a job that will never run them: ${some(stuck.map((r) => `${r.id} (${r.status})`))}`,
     );
 
-  const jobs: Record<string, number> = {};
-  for (const g of await db.job.groupBy({ by: ["status"], _count: { _all: true } }))
-    jobs[g.status] = g._count._all;
-  return {
-    counts: {
-      jobs,
-      runs: await db.run.count(),
-      trajectories: await db.trajectory.count(),
-      steps,
-      metrics: await db.runMetric.count(),
-      taskStats: await db.taskStat.count(),
-      annotations: await db.annotation.count(),
-      checkpoints: await db.checkpoint.count(),
-      lanceRows,
-      lanceIds,
-      pendingSteps: await db.step.count({ where: { indexedAt: null } }),
-    },
-    problems,
-  };
+  return problems;
 }
 
 /**

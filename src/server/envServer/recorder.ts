@@ -5,6 +5,7 @@
  * were made: a step never waits for the disk, and a client that vanishes loses at most the batch in flight of a
  * server that dies with it (the steps before it are stored).
  */
+import { recoverableFault } from "../queue/faults";
 import type { StepRow } from "../trajectories/insertSteps";
 import type { EpisodeEnd, EpisodeStart, RecordWriter, Write } from "./recordWrites";
 
@@ -58,16 +59,21 @@ export class EpisodeRecorder {
     const batch = this.pending;
     this.pending = [];
     if (batch.length === 0) return;
+    let unwritten: Write[] = [];
+    let failure: unknown;
     try {
-      if (this.failures >= ISOLATE_AFTER) await this.writeOneByOne(batch);
+      if (this.failures >= ISOLATE_AFTER) ({ unwritten, failure } = await this.writeOneByOne(batch));
       else await this.write(batch);
-      this.failures = 0;
     } catch (error) {
-      // Nothing of the batch committed: put it back in front, in order, and try again shortly.
-      this.pending = [...batch, ...this.pending];
+      unwritten = batch;
+      failure = error;
+    }
+    if (unwritten.length > 0) {
+      // What did not commit goes back in front, in order, and is tried again shortly.
+      this.pending = [...unwritten, ...this.pending];
       this.failures++;
       this.log(
-        `[env-server] recording failed (attempt ${this.failures}), retrying: ${(error as Error).message}`,
+        `[env-server] recording failed (attempt ${this.failures}), retrying: ${(failure as Error).message}`,
       );
       this.timer ??= setTimeout(
         () => {
@@ -76,25 +82,30 @@ export class EpisodeRecorder {
         },
         Math.min(5_000, 100 * 2 ** this.failures),
       );
-      return;
-    }
-    for (const w of batch) if (w.kind === "end") this.markStale(w.runId, w.iteration);
+    } else this.failures = 0;
+    const written = new Set(batch.filter((w) => !unwritten.includes(w)));
+    for (const w of written) if (w.kind === "end") this.markStale(w.runId, w.iteration);
   }
 
   /**
    * A batch that keeps failing is written one write at a time, so that one bad write (which no retry mends) costs
-   * only itself and what depends on it, logged, instead of holding up every episode behind it.
+   * only itself and what depends on it, logged, instead of holding up every episode behind it. A fault of the
+   * machine (a full disk, a locked or unreachable database: queue/faults.ts) is no bad write: the writes from there
+   * on are returned unwritten, to wait for it to pass, and nothing is dropped.
    */
-  private async writeOneByOne(batch: Write[]): Promise<void> {
+  private async writeOneByOne(batch: Write[]): Promise<{ unwritten: Write[]; failure?: unknown }> {
     // The database itself may be down: try the whole batch first.
     try {
       await this.write(batch);
-      return;
-    } catch {}
-    for (const w of batch) {
+      return { unwritten: [] };
+    } catch (error) {
+      if (recoverableFault(error)) return { unwritten: batch, failure: error };
+    }
+    for (const [i, w] of batch.entries()) {
       try {
         await this.write([w]);
       } catch (error) {
+        if (recoverableFault(error)) return { unwritten: batch.slice(i), failure: error };
         const what =
           w.kind === "start"
             ? `episode ${w.episode.episodeId}`
@@ -104,6 +115,7 @@ export class EpisodeRecorder {
         this.log(`[env-server] dropped ${what}: ${(error as Error).message}`);
       }
     }
+    return { unwritten: [] };
   }
 
   private write(batch: Write[]): Promise<void> {

@@ -119,10 +119,14 @@ export async function runOneJob(
       // Beats go on until the job is back in the queue: the wait is written while the lease still holds.
       const waited = await waitOut(db, job, workerId, error, fault, options.stopping);
       await beats.stop();
+      // Not ours any more by the time the wait could be written: another worker took it while beats failed too.
+      if (waited && !waited.waited) lost = true;
       log(
         waited?.waited
           ? `[${workerId}] ${job.type} ${job.id} waits: ${fault}; tried again in ${Math.round(waited.retryInMs / 1000)} s (${(error as Error).message})`
-          : `[${workerId}] ${job.type} ${job.id}: ${fault}, and the wait could not be recorded (${(error as Error).message}); its lease will run out`,
+          : waited
+            ? `[${workerId}] ${job.type} ${job.id}: ${fault}; another worker took the job meanwhile`
+            : `[${workerId}] ${job.type} ${job.id}: ${fault}, and the wait could not be recorded (${(error as Error).message}); its lease will run out`,
       );
     } else {
       await beats.stop();

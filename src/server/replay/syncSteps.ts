@@ -80,12 +80,21 @@ async function indexPendingLocked(
     const ids = steps.map((s) => s.id);
     await store.upsert(steps.map(stepToTransition));
     await options.afterWrite?.(ids);
-    await executeUnsafe(
+    const marked = await executeUnsafe(
       db,
       `UPDATE "Step" SET "indexedAt" = ? WHERE id IN (${ids.map(() => "?").join(", ")})`,
       sqlDate(new Date()),
       ...ids,
     );
+    // Steps deleted while their rows were being written (a run's or an import's deletion, which removes the rows
+    // it knew of after its commit): the rows just written for them go too, or they would belong to no step.
+    if (marked < ids.length) {
+      const still = new Set(
+        (await db.step.findMany({ where: { id: { in: ids } }, select: { id: true } })).map((s) => s.id),
+      );
+      const vanished = ids.filter((id) => !still.has(id));
+      if (vanished.length > 0) await store.deleteIds(vanished);
+    }
     cursor = ids[ids.length - 1];
     indexed += steps.length;
     options.onProgress?.({ indexed, total: Math.max(total, indexed) });
