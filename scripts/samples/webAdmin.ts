@@ -400,7 +400,30 @@ function navigate(
   return { action: `click[${label}]`, reasoning: why };
 }
 
+/** Tasks of every family, in a fixed order (the sample's task ids and their order are its contract). */
 function makeTasks(world: World, rng: Rng): Task[] {
+  return [
+    ...reportTasks(world),
+    ...customerTasks(world),
+    ...productTasks(world, rng),
+    ...cheapestTasks(world),
+  ];
+}
+
+/** The next action towards a product's edit form, or undefined once it is open. */
+function productFinder(world: World) {
+  return (p: Product, v: View): { action: string; reasoning: string } | undefined => {
+    if (v.page === "edit" && v.sku === p.sku) return undefined;
+    if (v.page !== "catalog") return navigate("catalog", v);
+    if (pageOf(catalogRows(world, v), v.pageNo).some((r) => r.sku === p.sku))
+      return { action: `click[${p.sku}]`, reasoning: `${p.name} is ${p.sku}; open its edit form.` };
+    if (v.category !== "Any") return navigate("catalog", { page: "dashboard" });
+    return { action: `type[Search by name][${p.name}]`, reasoning: `Search the catalog for ${p.name}.` };
+  };
+}
+
+/** Answers read from the reviews and orders reports. */
+function reportTasks(world: World): Task[] {
   const tasks: Task[] = [];
   const answer = (action: string, reasoning: string) => ({ action: `stop[${action}]`, reasoning });
 
@@ -429,7 +452,6 @@ function makeTasks(world: World, rng: Rng): Task[] {
       });
     }
   }
-
   for (const status of ORDER_STATUSES) {
     const count = world.orders.filter((o) => o.status === status).length;
     tasks.push({
@@ -447,6 +469,13 @@ function makeTasks(world: World, rng: Rng): Task[] {
       },
     });
   }
+  return tasks;
+}
+
+/** Answers about customers: the top customer, each customer's orders. */
+function customerTasks(world: World): Task[] {
+  const tasks: Task[] = [];
+  const answer = (action: string, reasoning: string) => ({ action: `stop[${action}]`, reasoning });
 
   const top = customerRows(world, { ...CUSTOMERS, byOrders: true } as Extract<
     View,
@@ -471,7 +500,6 @@ function makeTasks(world: World, rng: Rng): Task[] {
       return answer(top.name, `${top.name} is first with ${top.orders} orders.`);
     },
   });
-
   for (const c of world.customers) {
     tasks.push({
       id: `customer-orders-${c.name.toLowerCase().replace(" ", "-")}`,
@@ -488,15 +516,14 @@ function makeTasks(world: World, rng: Rng): Task[] {
       },
     });
   }
+  return tasks;
+}
 
-  const findProduct = (p: Product, v: View): { action: string; reasoning: string } | undefined => {
-    if (v.page === "edit" && v.sku === p.sku) return undefined;
-    if (v.page !== "catalog") return navigate("catalog", v);
-    if (pageOf(catalogRows(world, v), v.pageNo).some((r) => r.sku === p.sku))
-      return { action: `click[${p.sku}]`, reasoning: `${p.name} is ${p.sku}; open its edit form.` };
-    if (v.category !== "Any") return navigate("catalog", { page: "dashboard" });
-    return { action: `type[Search by name][${p.name}]`, reasoning: `Search the catalog for ${p.name}.` };
-  };
+/** Prices read, and edits of prices, stock and status through the catalog. */
+function productTasks(world: World, rng: Rng): Task[] {
+  const tasks: Task[] = [];
+  const answer = (action: string, reasoning: string) => ({ action: `stop[${action}]`, reasoning });
+  const findProduct = productFinder(world);
 
   for (const p of world.products) {
     tasks.push({
@@ -514,7 +541,6 @@ function makeTasks(world: World, rng: Rng): Task[] {
       },
     });
   }
-
   for (const p of rng.sample(world.products, 24)) {
     let price = rng.int(3, 120) * 100 + rng.pick([0, 49, 99]);
     if (price === p.price) price += 100;
@@ -535,7 +561,6 @@ function makeTasks(world: World, rng: Rng): Task[] {
       },
     });
   }
-
   for (const p of rng.sample(world.products, 12)) {
     const qty = p.qty === 0 ? rng.int(10, 50) : rng.chance(0.3) ? 0 : rng.int(1, 80);
     tasks.push({
@@ -552,7 +577,6 @@ function makeTasks(world: World, rng: Rng): Task[] {
       },
     });
   }
-
   for (const p of world.products.filter((x) => x.status === "Enabled").slice(0, 10)) {
     tasks.push({
       id: `disable-${p.sku.toLowerCase()}`,
@@ -568,6 +592,13 @@ function makeTasks(world: World, rng: Rng): Task[] {
       },
     });
   }
+  return tasks;
+}
+
+/** The cheapest product of each category. */
+function cheapestTasks(world: World): Task[] {
+  const tasks: Task[] = [];
+  const answer = (action: string, reasoning: string) => ({ action: `stop[${action}]`, reasoning });
 
   for (const category of CATEGORIES) {
     const cheapest = catalogRows(world, { ...CATALOG, category, sortByPrice: true } as Extract<

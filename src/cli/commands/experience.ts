@@ -32,6 +32,13 @@ function settingsFrom(options: {
 }
 
 export function registerExperienceCommands(program: Command) {
+  registerFidelity(program);
+  registerTeacher(program);
+  registerExportSft(program);
+}
+
+/** `fidelity`: the experience model against the real environment on held-out transitions. */
+function registerFidelity(program: Command) {
   program
     .command("fidelity")
     .description(
@@ -122,7 +129,10 @@ export function registerExperienceCommands(program: Command) {
         ...(llm ? { usage: llm.usage() } : {}),
       });
     });
+}
 
+/** `teacher`: reasoning traces for annotators to review. */
+function registerTeacher(program: Command) {
   program
     .command("teacher")
     .description("have the teacher write reasoning traces for offline steps (queued for annotators' review)")
@@ -155,7 +165,10 @@ export function registerExperienceCommands(program: Command) {
       bar.stop();
       printJson(summary);
     });
+}
 
+/** `export-sft`: reviewed traces as supervised fine-tuning lines. */
+function registerExportSft(program: Command) {
   program
     .command("export-sft")
     .description("write the experience model's SFT dataset (chat JSONL: prompt -> reasoning then next state)")
