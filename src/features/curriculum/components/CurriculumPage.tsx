@@ -8,7 +8,9 @@ import type { Heatmap as HeatmapData } from "@/server/curriculum/heatmap";
 import { isActiveStatus } from "@/shared/enums";
 import { useTRPC } from "@/trpc/react";
 import styles from "../curriculum.module.css";
-import { Heatmap, HeatmapEmpty, HeatmapLegend } from "./Heatmap";
+import { Heatmap } from "./Heatmap";
+import { HeatmapEmpty } from "./HeatmapEmpty";
+import { HeatmapLegend } from "./HeatmapLegend";
 import { LineageTree } from "./LineageTree";
 
 export function CurriculumPage({ initialHeatmap }: { initialHeatmap: HeatmapData | null }) {

@@ -1,14 +1,11 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import { useEffect, useRef, useState } from "react";
 import { TRAJECTORY_SOURCES } from "@/shared/enums";
 import { useTRPC } from "@/trpc/react";
 import styles from "../episodes.module.css";
 import type { ExplorerParams } from "../lib/explorerParams";
-
-/** The search applies this long after the last key press: every word typed would otherwise be a query. */
-export const SEARCH_DEBOUNCE_MS = 300;
+import { SearchBox } from "./SearchBox";
 
 interface Props {
   filter: ExplorerParams;
@@ -131,53 +128,5 @@ export function ExplorerFilters({ filter, setParam, count }: Props) {
         </div>
       ) : null}
     </>
-  );
-}
-
-/**
- * The instruction search, applied as the user types (debounced) and kept in the URL like every other filter;
- * Enter applies it at once. A search set from elsewhere (a link, back) replaces what the box shows.
- */
-function SearchBox({ value, onSearch }: { value: string; onSearch: (q: string) => void }) {
-  const [text, setText] = useState(value);
-  const applied = useRef(value);
-  // The timer outlives renders; it must call the latest setter, which knows the other filters as they are now.
-  const search = useRef(onSearch);
-  search.current = onSearch;
-
-  useEffect(() => {
-    if (value === applied.current) return;
-    applied.current = value;
-    setText(value);
-  }, [value]);
-
-  const apply = (q: string) => {
-    if (q === applied.current) return;
-    applied.current = q;
-    search.current(q);
-  };
-
-  // biome-ignore lint/correctness/useExhaustiveDependencies: apply reads refs only
-  useEffect(() => {
-    const q = text.trim();
-    if (q === applied.current) return;
-    const timer = setTimeout(() => apply(q), SEARCH_DEBOUNCE_MS);
-    return () => clearTimeout(timer);
-  }, [text]);
-
-  return (
-    <label className="field grow">
-      Instruction contains
-      <input
-        type="text"
-        aria-label="Search instructions"
-        value={text}
-        placeholder="e.g. shampoo (filters as you type)"
-        onChange={(e) => setText(e.target.value)}
-        onKeyDown={(e) => {
-          if (e.key === "Enter") apply(e.currentTarget.value.trim());
-        }}
-      />
-    </label>
   );
 }

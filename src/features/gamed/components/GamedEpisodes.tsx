@@ -12,6 +12,8 @@ import styles from "../gamed.module.css";
 import { openHref } from "../lib/gamedView";
 import { GamedEmpty } from "./GamedEmpty";
 import { GamedFilters } from "./GamedFilters";
+import { GamedIntro } from "./GamedIntro";
+import { GamedPager } from "./GamedPager";
 import { GamedSummary } from "./GamedSummary";
 import { GamedTable } from "./GamedTable";
 
@@ -102,29 +104,7 @@ export function GamedEpisodes({ runId }: { runId?: string }) {
 
   return (
     <div className={styles.page}>
-      <div>
-        <div className={styles.header}>
-          <h1>Where the model is gamed{run ? `: ${run.name}` : ""}</h1>
-          {runId ? (
-            <Link href={`/runs/${runId}`} className="hint">
-              ← back to the run
-            </Link>
-          ) : null}
-        </div>
-        <p className="sub" style={{ marginBottom: 0 }}>
-          Synthetic episodes ranked by their excess: the synthetic return the experience model paid, minus the
-          real return the real environment gives the same actions replayed from the same start. Each opens in
-          the step view at the first step where the two part.{" "}
-          <button
-            type="button"
-            className="hint"
-            style={{ padding: "0 6px" }}
-            onClick={() => setCheatsheet(true)}
-          >
-            <kbd>j</kbd>/<kbd>k</kbd> move · <kbd>Enter</kbd> open · <kbd>?</kbd> shortcuts
-          </button>
-        </p>
-      </div>
+      <GamedIntro runName={run?.name ?? null} runId={runId} onCheatsheet={() => setCheatsheet(true)} />
 
       {run && !run.synthetic ? null : (
         <GamedFilters filter={filter} fixedRun={runId !== undefined} setParam={setParam} count={count} />
@@ -151,17 +131,7 @@ export function GamedEpisodes({ runId }: { runId?: string }) {
                 onSelect={(index) => setSelection({ page, index })}
                 showRun={runId === undefined && !filter.runId}
               />
-              <div className="pager">
-                <button type="button" disabled={page === 0} onClick={() => goToPage(page - 1)}>
-                  ← Prev <kbd>p</kbd>
-                </button>
-                <span className="hint">
-                  page {page + 1} of {pages}
-                </span>
-                <button type="button" disabled={page + 1 >= pages} onClick={() => goToPage(page + 1)}>
-                  Next <kbd>n</kbd> →
-                </button>
-              </div>
+              <GamedPager page={page} pages={pages} onPage={goToPage} />
             </>
           ) : list.data && page > 0 ? (
             <p className="hint">

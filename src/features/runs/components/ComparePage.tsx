@@ -9,8 +9,10 @@ import { useTRPC } from "@/trpc/react";
 import { byIteration, simGap } from "../curves";
 import { budgetText, count, gapPoints, iterationsText, pct, progressPercent, seriesStyle } from "../format";
 import styles from "../runs.module.css";
-import { CurveChart, type Series, SeriesSwatch } from "./CurveChart";
+import { CurveChart } from "./CurveChart";
+import { SeriesSwatch } from "./SeriesLegend";
 import { StatusBadge } from "./StatusBadge";
+import type { Series } from "./series";
 
 export function ComparePage() {
   const trpc = useTRPC();

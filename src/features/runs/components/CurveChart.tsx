@@ -7,28 +7,18 @@ import {
   LineChart,
   ReferenceLine,
   ResponsiveContainer,
-  Symbols,
   Tooltip,
   XAxis,
   YAxis,
 } from "recharts";
 import type { CurveRow } from "../curves";
-import { type MarkerShape, pct } from "../format";
+import { pct } from "../format";
 import styles from "../runs.module.css";
+import { type DotProps, renderDot } from "./ChartMarkers";
+import { SeriesLegend } from "./SeriesLegend";
+import type { Series } from "./series";
 
 export type { CurveRow } from "../curves";
-
-export interface Series {
-  key: string;
-  label: string;
-  color: string;
-  /** SVG stroke-dasharray; blank or absent: solid. */
-  dash?: string;
-  /** The marker at each point; a circle unless said. */
-  shape?: MarkerShape;
-  /** The iteration of the series' point that is the run's final evaluation (marked "final"); null: none. */
-  finalAt?: number | null;
-}
 
 interface Props {
   title: string;
@@ -48,121 +38,6 @@ interface Props {
 const fmtPct = (v: number) => `${Math.round(v * 100)}%`;
 const fmtNum = (v: number) =>
   Math.abs(v) >= 1000 ? `${(v / 1000).toFixed(v >= 10_000 ? 0 : 1)}k` : String(Math.round(v * 1000) / 1000);
-
-/**
- * A marker of the series' shape, hollow (white inside, the series' colour around), so that where two runs' points
- * coincide both shapes still show. Circles stay <circle> elements.
- */
-function Marker({
-  shape,
-  cx,
-  cy,
-  r,
-  color,
-  width = 1.5,
-}: {
-  shape: MarkerShape;
-  cx: number;
-  cy: number;
-  r: number;
-  color: string;
-  width?: number;
-}) {
-  const paint = { fill: "#fff", stroke: color, strokeWidth: width };
-  if (shape === "circle") return <circle cx={cx} cy={cy} r={r} {...paint} />;
-  // Symbols' size is an area: the same as the circle of radius r, so a square and a circle on one point both show.
-  return <Symbols cx={cx} cy={cy} type={shape} size={Math.PI * r * r} {...paint} />;
-}
-
-interface DotProps {
-  cx?: number | null;
-  cy?: number | null;
-  index?: number;
-  value?: unknown;
-  payload?: CurveRow;
-}
-
-/**
- * Each point's marker; the final evaluation's is larger and labelled with its value as the run's header says it.
- * `rank` stacks the labels of several runs' finals so that they do not cover each other.
- */
-function renderDot(
-  s: Series,
-  rank: number,
-  label: (v: number) => string,
-  { cx, cy, index, value, payload }: DotProps,
-) {
-  const key = `${s.key}-${index}`;
-  if (typeof cx !== "number" || typeof cy !== "number" || !Number.isFinite(cx) || !Number.isFinite(cy))
-    return <g key={key} />;
-  const shape = s.shape ?? "circle";
-  const final = s.finalAt !== undefined && s.finalAt !== null && payload?.iteration === s.finalAt;
-  if (!final) return <Marker key={key} shape={shape} cx={cx} cy={cy} r={2.5} color={s.color} />;
-  const text = typeof value === "number" ? `final ${label(value)}` : "final";
-  const above = cy > 24 + rank * 13;
-  return (
-    <g key={key} data-testid="final-point" data-series={s.key} data-iteration={s.finalAt}>
-      <Marker shape={shape} cx={cx} cy={cy} r={5.5} color={s.color} width={2.5} />
-      <text
-        x={cx - 9}
-        y={above ? cy - 9 - rank * 13 : cy + 18 + rank * 13}
-        textAnchor="end"
-        fontSize={11}
-        fontWeight={600}
-        fill={s.color}
-        data-testid="final-label"
-      >
-        {text}
-      </text>
-    </g>
-  );
-}
-
-/** A series' look in small: its colour, dash pattern and marker, as its line is drawn (legends, tables). */
-export function SeriesSwatch({ series }: { series: Series }) {
-  return (
-    <svg width={40} height={12} aria-hidden="true" className={styles.seriesSwatch}>
-      <line
-        x1={1}
-        x2={39}
-        y1={6}
-        y2={6}
-        stroke={series.color}
-        strokeWidth={2}
-        strokeDasharray={series.dash || undefined}
-      />
-      <Marker shape={series.shape ?? "circle"} cx={20} cy={6} r={3.5} color={series.color} />
-    </svg>
-  );
-}
-
-/** The legend: each series' colour, dash pattern and marker, as drawn, and the final evaluation's mark. */
-function SeriesLegend({ series }: { series: Series[] }) {
-  const withFinal = series.some((s) => s.finalAt !== undefined && s.finalAt !== null);
-  return (
-    <ul className={styles.legend} data-testid="chart-legend">
-      {series.map((s) => (
-        <li
-          key={s.key}
-          data-testid="legend-item"
-          data-dash={s.dash || "solid"}
-          data-shape={s.shape ?? "circle"}
-        >
-          <SeriesSwatch series={s} />
-          {s.label}
-        </li>
-      ))}
-      {withFinal ? (
-        <li data-testid="legend-final">
-          <svg width={14} height={12} aria-hidden="true">
-            <circle cx={7} cy={6} r={4.5} fill="#fff" stroke="#667085" strokeWidth={2.5} />
-          </svg>
-          final evaluation
-        </li>
-      ) : null}
-    </ul>
-  );
-}
 
 /** A per-iteration line chart; sparse series (real-env evaluation every few iterations) are joined across gaps. */
 export function CurveChart({

@@ -4,14 +4,11 @@ import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRouter, useSearchParams } from "next/navigation";
 import { useState } from "react";
-import { methodLabelOf } from "@/core/train/methods";
 import { Allowed } from "@/features/auth/components/Allowed";
 import { isActiveStatus } from "@/shared/enums";
 import { useTRPC } from "@/trpc/react";
-import { budgetText, count, iterationsText, pct, progressPercent } from "../format";
 import styles from "../runs.module.css";
-import { RunActions } from "./RunActions";
-import { StatusBadge } from "./StatusBadge";
+import { RunRow } from "./RunRow";
 
 export function RunsPage() {
   const trpc = useTRPC();
@@ -78,78 +75,15 @@ export function RunsPage() {
                 </td>
               </tr>
             ) : null}
-            {runs.data?.map((run) => {
-              const percent = progressPercent(run.progress);
-              const budget = budgetText(run.realTransitions, run.realBudget);
-              return (
-                <tr
-                  key={run.id}
-                  data-testid="run-row"
-                  data-run-id={run.id}
-                  className={run.id === launched ? styles.highlight : undefined}
-                >
-                  <td>
-                    <input
-                      type="checkbox"
-                      aria-label={`Select ${run.name}`}
-                      checked={selected.includes(run.id)}
-                      onChange={() => toggle(run.id)}
-                    />
-                  </td>
-                  <td>
-                    <div className={styles.nameCell}>
-                      <Link href={`/runs/${run.id}`} title={`${run.name} (${run.id})`}>
-                        {run.name}
-                      </Link>
-                      <small>
-                        {run.kind === "external" ? "external trainer · " : ""}
-                        {methodLabelOf(run.method)} · {run.algorithm.toUpperCase()} · {run.domain}
-                      </small>
-                    </div>
-                  </td>
-                  <td>
-                    <StatusBadge status={run.status} />
-                  </td>
-                  <td>
-                    <div className={styles.progressCell} title={`${percent}%`}>
-                      <div className="progress">
-                        <div style={{ width: `${percent}%` }} />
-                      </div>
-                      <span data-testid="run-progress">
-                        {iterationsText(run.iteration, run.plannedIterations)}
-                      </span>
-                      {budget !== null ? <span data-testid="run-budget">{budget}</span> : null}
-                    </div>
-                  </td>
-                  <td className={styles.num}>{count(run.realTransitions)}</td>
-                  <td className={styles.num}>{count(run.syntheticTransitions)}</td>
-                  <td className={styles.num} data-testid="run-final">
-                    {run.proxy?.final ? (
-                      <span title="an imported domain has no real environment: synthetic success on its held-out tasks">
-                        {pct(run.proxy.final.syntheticSuccess)} <small className="hint">proxy</small>
-                      </span>
-                    ) : (
-                      pct(run.finalRealSuccess)
-                    )}
-                  </td>
-                  <td className={`hint ${styles.created}`} title={run.createdAt.toLocaleString()}>
-                    {run.createdAt.toLocaleString("en-US", {
-                      month: "short",
-                      day: "numeric",
-                      hour: "2-digit",
-                      minute: "2-digit",
-                    })}
-                  </td>
-                  <td>
-                    <div className={styles.actions}>
-                      <Allowed permission="run:cancel">
-                        <RunActions id={run.id} status={run.status} />
-                      </Allowed>
-                    </div>
-                  </td>
-                </tr>
-              );
-            })}
+            {runs.data?.map((run) => (
+              <RunRow
+                key={run.id}
+                run={run}
+                selected={selected.includes(run.id)}
+                highlighted={run.id === launched}
+                onToggle={() => toggle(run.id)}
+              />
+            ))}
           </tbody>
         </table>
       </div>
