@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { findCycles } from "./helpers/cycles";
+import { longFunctions } from "./helpers/functionLengths";
 import { CORE_PACKAGES, SHARED_PACKAGES } from "./helpers/layers";
 import {
   type ImportRef,
@@ -204,6 +205,26 @@ describe("layers", () => {
       (d) => d.startsWith("src/core/") || d.startsWith("src/server/"),
     );
     expect(folders.flatMap((folder) => cycleViolations(SOURCE, folder))).toEqual([]);
+  });
+});
+
+/** Beyond this a function no longer reads at a glance: split it by what its parts do. */
+const FUNCTION_LINES = 150;
+
+describe("size", () => {
+  it(`no function of the code, its scripts or its benches is over ${FUNCTION_LINES} lines (generated code and data tables aside)`, () => {
+    const files = listSources(["src", "worker", "scripts", "bench"], ["src/generated"]).filter(
+      (f) => !/\.test\.tsx?$/.test(f) && !f.endsWith("-data.ts"),
+    );
+    expect(files.length).toBeGreaterThan(200);
+    expect(files.flatMap((f) => longFunctions(f, FUNCTION_LINES))).toEqual([]);
+  });
+
+  it("measures a function from its first line to its last", () => {
+    const body = Array.from({ length: 5 }, (_, i) => `  const a${i} = ${i};`).join("\n");
+    const text = `export function f() {\n${body}\n}\nconst g = () => {\n${body}\n};\n`;
+    expect(longFunctions("x.ts", 6, text)).toEqual(["x.ts:1 f is 7 lines", "x.ts:8 g is 7 lines"]);
+    expect(longFunctions("x.ts", 7, text)).toEqual([]);
   });
 });
 

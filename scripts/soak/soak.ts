@@ -241,9 +241,19 @@ interface SoakContext {
   disk: SmallDisk | undefined;
 }
 
+/** What the soak's phases share: the stores, the processes, and what the soak has seen. */
+interface SoakParts {
+  db: Db;
+  workers: WorkerProcess[];
+  envServer: EnvServerProcess;
+  state: SoakState;
+  tally: FaultTally;
+  settings: ReturnType<typeof loadConfig>;
+}
+
 /** The soak proper, in its data folder and database. */
 async function soakIn(ctx: SoakContext): Promise<SoakReport> {
-  const { options, plan, dir, databaseUrl, skipped, started, say, stamp, leaseMs, workerCount, disk } = ctx;
+  const { options, plan, dir, databaseUrl, say, leaseMs, workerCount } = ctx;
 
   const configFile = path.join(dir, "soak.config.json");
   fs.writeFileSync(
@@ -286,8 +296,8 @@ async function soakIn(ctx: SoakContext): Promise<SoakReport> {
     diskFull: 0,
     locks: 0,
   };
-  const notes: string[] = [];
 
+  const parts: SoakParts = { db, workers, envServer, state, tally, settings };
   try {
     say(
       `soak on ${options.db} (seed ${plan.seed}, ${plan.minutes} min of load, plan ${plan.fingerprint}: ${describeCounts(planCounts(plan))}) in ${dir}`,
@@ -309,147 +319,9 @@ async function soakIn(ctx: SoakContext): Promise<SoakReport> {
     say(`environment server on ${envServer.url}`);
     for (const w of workers) w.start();
     say(`workers ${workers.map((w) => w.name).join(", ")} started (lease ${leaseMs / 1000} s)`);
-
-    // --- the load and the faults ---
-    const faults = new FaultWindows();
-    const chaos = new Faults(db, workers, state, tally, faults, say, {
-      leaseMs,
-      databaseUrl,
-      ...(disk ? { disk } : {}),
-    });
-    const embedder = await createEmbedder(settings);
-    const load = new Load(
-      db,
-      dir,
-      state,
-      faults,
-      say,
-      () => openReplayBuffer({ lancedbDir: settings.lancedbDir, embedder, db }),
-      () => stamp().trim(),
-    );
-    const loadStart = Date.now();
-    let stopping = false;
-    const background: Promise<void>[] = [];
-    background.push(pollJobs(db, state, () => stopping, say));
-    background.push(
-      (async () => {
-        while (!stopping) {
-          chaos.watch();
-          await sleep(1_000);
-        }
-      })(),
-    );
-    for (const client of [0, 1])
-      background.push(playEpisodes(envServer.url, plan.seed, client, state, faults, () => stopping, say));
-    const ui = new UiReader(db, plan.seed, () => state.runs.map((r) => r.runId));
-    background.push(readUi(ui, state, faults, () => stopping));
-    background.push(
-      reportProgress(
-        db,
-        state,
-        ui,
-        () => stopping,
-        say,
-        () => Date.now() - loadStart < plan.loadMs,
-      ),
-    );
-
-    const chains = { load: Promise.resolve(), kills: Promise.resolve(), faults: Promise.resolve() };
-    for (const event of plan.events) {
-      await sleep(Math.max(0, loadStart + event.at - Date.now()));
-      if (event.kind === "kill")
-        chains.kills = chains.kills.then(() => chaos.kill(event)).catch(chaosError(state, event));
-      else if (event.kind === "pause" || event.kind === "disk-full" || event.kind === "lock")
-        chains.faults = chains.faults.then(() => chaos.exclusive(event)).catch(chaosError(state, event));
-      else chains.load = chains.load.then(() => load.apply(event)).catch(chaosError(state, event));
-    }
-    await sleep(Math.max(0, loadStart + plan.loadMs - Date.now()));
-    say("load over: no more faults or new work; waiting for the faults under way to end");
-    await chains.faults;
-    await chains.kills;
-    await chaos.restarts();
-    await chains.load;
-    stopping = true;
-    await Promise.all(background);
-
-    // --- drain ---
-    const drainMs = options.drainMs ?? 180_000 + plan.loadMs;
-    say(`waiting up to ${Math.round(drainMs / 1000)} s for every job to settle`);
-    const settled = await untilSettled(db, Date.now() + drainMs, say, () => chaos.watch());
-    if (!settled)
-      state.loadErrors.push(`jobs did not settle within ${drainMs / 1000} s: ${await openJobs(db)}`);
-    const envExit = await envServer.stop();
-    say(`environment server stopped (exit ${envExit})`);
-    if (envExit !== 0) state.loadErrors.push(`the environment server exited ${envExit} on SIGTERM`);
-    // What the last killed workers and the environment server left unindexed goes into LanceDB by an index job.
-    const index = await enqueue(db, "index", { rebuild: false });
-    if (!(await untilJob(db, index.id, Date.now() + 120_000)))
-      state.loadErrors.push(`the final index job did not succeed: ${await openJobs(db)}`);
-    await Promise.all(workers.map((w) => w.stop()));
-    say("workers stopped; auditing");
-    await refreshJobs(db, state);
-
-    // --- audit ---
-    const store = await openReplayBuffer({
-      lancedbDir: settings.lancedbDir,
-      embedder: await createEmbedder(settings),
-      db,
-    });
-    try {
-      const audit = await auditStores(db, store);
-      const checked = await checkStores(db, state);
-      const duringFaults = [...state.envErrors, ...state.uiErrors].filter((e) => e.duringFault);
-      const outside = [...state.envErrors, ...state.uiErrors].filter((e) => !e.duringFault);
-      for (const e of duringFaults) notes.push(`${e.what} failed during a fault: ${e.message}`);
-      notes.push(...(await orphanRows(db, store, state)));
-      const problems = [
-        ...state.loadErrors,
-        ...checked.problems,
-        ...audit.problems.map((p) => `audit: ${p}`),
-        ...outside.map((e) => `${e.what} failed outside any fault: ${e.message}`),
-      ];
-      if (audit.counts.pendingSteps > 0)
-        problems.push(
-          `${audit.counts.pendingSteps} steps are still not in LanceDB after the final index job`,
-        );
-      const seen = [...state.jobs.values()];
-      return {
-        plan: {
-          seed: plan.seed,
-          minutes: plan.minutes,
-          fingerprint: plan.fingerprint,
-          counts: planCounts(plan),
-        },
-        seconds: (Date.now() - started) / 1000,
-        database: options.db,
-        skipped,
-        counts: {
-          runs: state.runs.length,
-          runsSucceeded: checked.runsSucceeded,
-          runsDeleted: state.runs.filter((r) => r.deleted).length,
-          imports: state.imports.length,
-          importsDeleted: state.imports.filter((i) => i.deleted).length,
-          teacherJobs: state.teachers.length,
-          traces: checked.traces,
-          envEpisodes: state.episodes.length,
-          envSteps: state.episodes.reduce((n, e) => n + e.steps, 0),
-          envErrors: state.envErrors.length,
-          uiReads: ui.reads,
-          uiErrors: state.uiErrors.length,
-          ...tally,
-          jobs: seen.length,
-          jobsSucceeded: seen.filter((j) => j.status === "succeeded").length,
-          crashes: seen.reduce((n, j) => n + j.crashes, 0),
-          lapses: seen.reduce((n, j) => n + j.lapses, 0),
-          jobsWaited: seen.filter((j) => j.maxWaits > 0).length,
-        },
-        audit: audit.counts,
-        notes,
-        problems,
-      };
-    } finally {
-      store.close();
-    }
+    const { chaos, ui } = await applyLoad(ctx, parts);
+    await drainSoak(ctx, parts, chaos);
+    return await auditSoak(ctx, parts, ui);
   } finally {
     for (const w of workers) {
       if (w.pid !== undefined) signalGroup(w.pid, "SIGCONT");
@@ -457,6 +329,159 @@ async function soakIn(ctx: SoakContext): Promise<SoakReport> {
     }
     envServer.kill();
     await db.$disconnect();
+  }
+}
+
+/** The load and the faults, on the plan's schedule, until the load is over and the faults under way have ended. */
+async function applyLoad(ctx: SoakContext, p: SoakParts): Promise<{ chaos: Faults; ui: UiReader }> {
+  const { plan, dir, databaseUrl, say, stamp, leaseMs, disk } = ctx;
+  const { db, workers, envServer, state, tally, settings } = p;
+  const faults = new FaultWindows();
+  const chaos = new Faults(db, workers, state, tally, faults, say, {
+    leaseMs,
+    databaseUrl,
+    ...(disk ? { disk } : {}),
+  });
+  const embedder = await createEmbedder(settings);
+  const load = new Load(
+    db,
+    dir,
+    state,
+    faults,
+    say,
+    () => openReplayBuffer({ lancedbDir: settings.lancedbDir, embedder, db }),
+    () => stamp().trim(),
+  );
+  const loadStart = Date.now();
+  let stopping = false;
+  const background: Promise<void>[] = [];
+  background.push(pollJobs(db, state, () => stopping, say));
+  background.push(
+    (async () => {
+      while (!stopping) {
+        chaos.watch();
+        await sleep(1_000);
+      }
+    })(),
+  );
+  for (const client of [0, 1])
+    background.push(playEpisodes(envServer.url, plan.seed, client, state, faults, () => stopping, say));
+  const ui = new UiReader(db, plan.seed, () => state.runs.map((r) => r.runId));
+  background.push(readUi(ui, state, faults, () => stopping));
+  background.push(
+    reportProgress(
+      db,
+      state,
+      ui,
+      () => stopping,
+      say,
+      () => Date.now() - loadStart < plan.loadMs,
+    ),
+  );
+
+  const chains = { load: Promise.resolve(), kills: Promise.resolve(), faults: Promise.resolve() };
+  for (const event of plan.events) {
+    await sleep(Math.max(0, loadStart + event.at - Date.now()));
+    if (event.kind === "kill")
+      chains.kills = chains.kills.then(() => chaos.kill(event)).catch(chaosError(state, event));
+    else if (event.kind === "pause" || event.kind === "disk-full" || event.kind === "lock")
+      chains.faults = chains.faults.then(() => chaos.exclusive(event)).catch(chaosError(state, event));
+    else chains.load = chains.load.then(() => load.apply(event)).catch(chaosError(state, event));
+  }
+  await sleep(Math.max(0, loadStart + plan.loadMs - Date.now()));
+  say("load over: no more faults or new work; waiting for the faults under way to end");
+  await chains.faults;
+  await chains.kills;
+  await chaos.restarts();
+  await chains.load;
+  stopping = true;
+  await Promise.all(background);
+  return { chaos, ui };
+}
+
+/** Every job settled, the environment server stopped, a last index job, the workers stopped. */
+async function drainSoak(ctx: SoakContext, p: SoakParts, chaos: Faults): Promise<void> {
+  const { options, plan, say } = ctx;
+  const { db, workers, envServer, state } = p;
+  const drainMs = options.drainMs ?? 180_000 + plan.loadMs;
+  say(`waiting up to ${Math.round(drainMs / 1000)} s for every job to settle`);
+  const settled = await untilSettled(db, Date.now() + drainMs, say, () => chaos.watch());
+  if (!settled)
+    state.loadErrors.push(`jobs did not settle within ${drainMs / 1000} s: ${await openJobs(db)}`);
+  const envExit = await envServer.stop();
+  say(`environment server stopped (exit ${envExit})`);
+  if (envExit !== 0) state.loadErrors.push(`the environment server exited ${envExit} on SIGTERM`);
+  // What the last killed workers and the environment server left unindexed goes into LanceDB by an index job.
+  const index = await enqueue(db, "index", { rebuild: false });
+  if (!(await untilJob(db, index.id, Date.now() + 120_000)))
+    state.loadErrors.push(`the final index job did not succeed: ${await openJobs(db)}`);
+  await Promise.all(workers.map((w) => w.stop()));
+  say("workers stopped; auditing");
+  await refreshJobs(db, state);
+}
+
+/** The audit and the soak's own checks, as the report. */
+async function auditSoak(ctx: SoakContext, p: SoakParts, ui: UiReader): Promise<SoakReport> {
+  const { options, plan, skipped, started } = ctx;
+  const { db, state, tally, settings } = p;
+  const notes: string[] = [];
+  const store = await openReplayBuffer({
+    lancedbDir: settings.lancedbDir,
+    embedder: await createEmbedder(settings),
+    db,
+  });
+  try {
+    const audit = await auditStores(db, store);
+    const checked = await checkStores(db, state);
+    const duringFaults = [...state.envErrors, ...state.uiErrors].filter((e) => e.duringFault);
+    const outside = [...state.envErrors, ...state.uiErrors].filter((e) => !e.duringFault);
+    for (const e of duringFaults) notes.push(`${e.what} failed during a fault: ${e.message}`);
+    notes.push(...(await orphanRows(db, store, state)));
+    const problems = [
+      ...state.loadErrors,
+      ...checked.problems,
+      ...audit.problems.map((p) => `audit: ${p}`),
+      ...outside.map((e) => `${e.what} failed outside any fault: ${e.message}`),
+    ];
+    if (audit.counts.pendingSteps > 0)
+      problems.push(`${audit.counts.pendingSteps} steps are still not in LanceDB after the final index job`);
+    const seen = [...state.jobs.values()];
+    return {
+      plan: {
+        seed: plan.seed,
+        minutes: plan.minutes,
+        fingerprint: plan.fingerprint,
+        counts: planCounts(plan),
+      },
+      seconds: (Date.now() - started) / 1000,
+      database: options.db,
+      skipped,
+      counts: {
+        runs: state.runs.length,
+        runsSucceeded: checked.runsSucceeded,
+        runsDeleted: state.runs.filter((r) => r.deleted).length,
+        imports: state.imports.length,
+        importsDeleted: state.imports.filter((i) => i.deleted).length,
+        teacherJobs: state.teachers.length,
+        traces: checked.traces,
+        envEpisodes: state.episodes.length,
+        envSteps: state.episodes.reduce((n, e) => n + e.steps, 0),
+        envErrors: state.envErrors.length,
+        uiReads: ui.reads,
+        uiErrors: state.uiErrors.length,
+        ...tally,
+        jobs: seen.length,
+        jobsSucceeded: seen.filter((j) => j.status === "succeeded").length,
+        crashes: seen.reduce((n, j) => n + j.crashes, 0),
+        lapses: seen.reduce((n, j) => n + j.lapses, 0),
+        jobsWaited: seen.filter((j) => j.maxWaits > 0).length,
+      },
+      audit: audit.counts,
+      notes,
+      problems,
+    };
+  } finally {
+    store.close();
   }
 }
 
