@@ -103,6 +103,7 @@ describeEachDatabase("sign-in throttling", (dialect) => {
   it("lets the account try again once the lock has passed, with a fresh count", async () => {
     const keys = throttleKeys("rosa@lab.org", "2001:db8:0:1::5");
     expect(keys.map((k) => k.key)).toEqual(["account:rosa@lab.org", "address:2001:db8:0:1::/64"]);
+    expect(throttleKeys(null, "2001::1:2:3:1.2.3.4").map((k) => k.key)).toEqual(["address:2001:0:0:1::/64"]);
     const start = new Date("2030-01-01T12:00:00Z");
     for (let i = 0; i < SIGN_IN_LIMITS.account.failures; i++) {
       expect(await reserveAttempt(t.db, keys, start)).toBeNull();

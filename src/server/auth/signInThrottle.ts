@@ -34,9 +34,15 @@ export function throttleKeys(email: string | null, address: string | null): Thro
 
 /** The /64 an IPv6 address belongs to, written in full: 2001:db8:0:1::5 → 2001:db8:0:1::/64. */
 function ipv6Network(address: string): string {
-  const [head = "", tail = ""] = address.toLowerCase().split("::");
+  // An IPv4 address written at the end (::ffff:1.2.3.4, 64:ff9b::1.2.3.4) stands for two groups.
+  const hex = address
+    .toLowerCase()
+    .replace(/(\d+)\.(\d+)\.(\d+)\.(\d+)$/, (_, a, b, c, d) =>
+      [((+a << 8) | +b).toString(16), ((+c << 8) | +d).toString(16)].join(":"),
+    );
+  const [head = "", tail = ""] = hex.split("::");
   const left = head ? head.split(":") : [];
-  const right = address.includes("::") ? (tail ? tail.split(":") : []) : [];
+  const right = hex.includes("::") ? (tail ? tail.split(":") : []) : [];
   const groups = [...left, ...Array(8 - left.length - right.length).fill("0"), ...right];
   return `${groups
     .slice(0, 4)
