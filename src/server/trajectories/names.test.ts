@@ -41,9 +41,9 @@ describeEachDatabase("names people give, as stored", (dialect) => {
   });
 
   it("cleans an import name that did not come through the web (the CLI passes the file's path)", async () => {
-    await importTrajectoriesText(t.db, fs.readFileSync(SAMPLE_FILE, "utf8"), "/tmp/a\nb\u0000.jsonl");
+    await importTrajectoriesText(t.db, fs.readFileSync(SAMPLE_FILE, "utf8"), "imports/a\nb\u0000.jsonl");
     const names = await t.db.trajectory.groupBy({ by: ["importName"] });
-    expect(names.map((n) => n.importName)).toEqual(["/tmp/a b.jsonl"]);
+    expect(names.map((n) => n.importName)).toEqual(["imports/a b.jsonl"]);
   });
 
   it("cleans a person's name from the Users page and from Better Auth's own endpoints", async () => {
