@@ -3,6 +3,7 @@ import { deleteImport, listImports, previewImportDeletion } from "@/server/reten
 import { deleteRun, previewRunDeletion } from "@/server/retention/deleteRun";
 import type { LanceRemoval } from "@/server/retention/lanceRows";
 import { sharedLanceRows } from "@/server/retention/lanceRows";
+import { cleanName } from "@/shared/names";
 import { database, printJson } from "../args";
 
 interface Preview {
@@ -57,7 +58,9 @@ export function registerRetentionCommands(program: Command) {
     )
     .argument("<name>", "the import's name, as `imports` lists it")
     .option("--yes", "really delete (without it, print what would be deleted and exit 1)")
-    .action(async (name: string, options: { yes?: boolean }) => {
+    .action(async (raw: string, options: { yes?: boolean }) => {
+      // Stored import names lose their control characters (shared/names.ts): the name given is read the same way.
+      const name = cleanName(raw);
       const db = await database();
       refuseUnlessConfirmed(await previewImportDeletion(db, name), `import ${name}`, options.yes);
       const result = await deleteImport(db, name, sharedLanceRows(db));
