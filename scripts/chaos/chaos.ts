@@ -9,8 +9,7 @@ import { createDb, type Db } from "@/server/db";
 import { migrateDeploy } from "@/server/migrate";
 import { CRASHES_AT_ONE_POINT, crashPoint, enqueue } from "@/server/queue/queue";
 import { sleep } from "@/server/queue/worker";
-import { createEmbedder } from "@/server/replay/createEmbedder";
-import { openReplayBuffer } from "@/server/replay/openReplayBuffer";
+import { openConfiguredReplayBuffer } from "@/server/replay/openReplayBuffer";
 import { WorkerProcess } from "./workers";
 import { enqueueWave, type WaveExpectation, type WaveSize } from "./workload";
 
@@ -137,11 +136,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     log(`${elapsed()} queue done; stopping the workers`);
     await Promise.all(workers.map((w) => w.stop()));
 
-    const store = await openReplayBuffer({
-      lancedbDir: settings.lancedbDir,
-      embedder: await createEmbedder(settings),
-      db,
-    });
+    const store = await openConfiguredReplayBuffer(db, settings);
     try {
       const audit = await auditStores(db, store);
       const expected = await expectations(waves);

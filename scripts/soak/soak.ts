@@ -10,9 +10,8 @@ import { createDb, type Db } from "@/server/db";
 import { migrateDeploy } from "@/server/migrate";
 import { CRASHES_AT_ONE_POINT, crashPoint, enqueue } from "@/server/queue/queue";
 import { sleep } from "@/server/queue/worker";
-import { createEmbedder } from "@/server/replay/createEmbedder";
 import type { LanceReplayBuffer } from "@/server/replay/lanceReplayBuffer";
-import { openReplayBuffer } from "@/server/replay/openReplayBuffer";
+import { openConfiguredReplayBuffer } from "@/server/replay/openReplayBuffer";
 import { deleteImport } from "@/server/retention/deleteImport";
 import { deleteRun } from "@/server/retention/deleteRun";
 import { createRun } from "@/server/train/runStore";
@@ -342,14 +341,13 @@ async function applyLoad(ctx: SoakContext, p: SoakParts): Promise<{ chaos: Fault
     databaseUrl,
     ...(disk ? { disk } : {}),
   });
-  const embedder = await createEmbedder(settings);
   const load = new Load(
     db,
     dir,
     state,
     faults,
     say,
-    () => openReplayBuffer({ lancedbDir: settings.lancedbDir, embedder, db }),
+    () => openConfiguredReplayBuffer(db, settings),
     () => stamp().trim(),
   );
   const loadStart = Date.now();
@@ -425,11 +423,7 @@ async function auditSoak(ctx: SoakContext, p: SoakParts, ui: UiReader): Promise<
   const { options, plan, skipped, started } = ctx;
   const { db, state, tally, settings } = p;
   const notes: string[] = [];
-  const store = await openReplayBuffer({
-    lancedbDir: settings.lancedbDir,
-    embedder: await createEmbedder(settings),
-    db,
-  });
+  const store = await openConfiguredReplayBuffer(db, settings);
   try {
     const audit = await auditStores(db, store);
     const checked = await checkStores(db, state);

@@ -1,7 +1,9 @@
 import type { Embedder } from "@/core/replay/embedder";
 import { sameEmbedder } from "@/core/replay/embedder";
+import type { Config } from "@/env";
 import type { Db } from "../db";
 import type { AnnIndexPolicy, SearchTuning } from "./annIndex";
+import { createEmbedder } from "./createEmbedder";
 import { readEmbedderSetting, writeEmbedderSetting } from "./embedderSetting";
 import { LanceReplayBuffer } from "./lanceReplayBuffer";
 import { markAllStepsPending } from "./pendingSteps";
@@ -47,4 +49,9 @@ export async function openReplayBuffer(options: OpenReplayBufferOptions): Promis
     store.close();
     throw error;
   }
+}
+
+/** The replay buffer a set of settings names (its folder, its embedder): for a process whose data is elsewhere. */
+export async function openConfiguredReplayBuffer(db: Db, settings: Config): Promise<LanceReplayBuffer> {
+  return openReplayBuffer({ lancedbDir: settings.lancedbDir, embedder: await createEmbedder(settings), db });
 }
