@@ -3,6 +3,8 @@ import { config } from "@/env";
 import { getDb } from "@/server/db";
 import { HeartbeatThread } from "@/server/queue/heartbeatThread";
 import { runWorkerLoop } from "@/server/queue/worker";
+import { reconcile } from "@/server/replay/reconcile";
+import { withReplayBuffer } from "@/server/replay/sharedReplayBuffer";
 import { indexPending } from "@/server/replay/syncSteps";
 import { createHandlers } from "./handlers";
 import { isStopMessage, STOP_SIGNALS } from "./stopSignals";
@@ -32,9 +34,16 @@ export async function runWorker(log: (line: string) => void): Promise<void> {
   process.channel?.unref();
 
   const handlers = createHandlers();
-  // Steps written while no worker ran (a crash between the Prisma write and the LanceDB write, a CLI import)
-  // go into the replay buffer before any job runs.
+  // What a worker that died left between the two stores is mended before any job runs: rows of steps it deleted
+  // (a crash between a deletion's commit and its LanceDB write) go, steps it wrote while no worker ran (a crash
+  // between the Prisma write and the LanceDB write, a CLI import) go into the replay buffer. Reconcile reads every
+  // id once, so a start costs about a second per 100k steps.
   try {
+    const repaired = await withReplayBuffer(db, (store) => reconcile(db, store));
+    if (repaired.removed + repaired.requeued + repaired.duplicated > 0)
+      log(
+        `worker: reconciled the replay buffer: ${repaired.removed} rows of deleted steps removed, ${repaired.requeued} steps re-queued, ${repaired.duplicated} stored twice`,
+      );
     const index = await indexPending(db, { signal: stop.signal });
     if (index.indexed > 0) log(`worker: indexed ${index.indexed} pending steps into the replay buffer`);
   } catch (error) {

@@ -32,7 +32,11 @@ export async function checkStores(db: Db, state: SoakState): Promise<StoreCheck>
     if (job.status !== "succeeded")
       problems.push(`${job.type} job ${job.id} ended ${job.status}: ${job.error ?? "(no error)"}`);
   const miscounted: string[] = [];
+  const storedJobs = new Set(jobs.map((j) => j.id));
   for (const job of state.jobs.values()) {
+    // A deleted run's train job went with it: a worker paused past its lease that wakes after the deletion has no
+    // job left to record its lapse on, so the last count seen is not the job's whole story.
+    if (!storedJobs.has(job.id)) continue;
     const kills = state.killsOf.get(job.id) ?? 0;
     if (job.crashes !== kills)
       miscounted.push(
