@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { createTestDb, describeEachDatabase, type TestDb } from "../../../tests/helpers/testDb";
 import type { HeartbeatThread } from "./heartbeatThread";
-import { claim, enqueue } from "./queue";
+import { claim, crashPoint, enqueue, recordLapse } from "./queue";
 import { failStuckRuns, STUCK_GRACE_MS, stuckRuns } from "./stuckRuns";
 import { type JobHandlers, runOneJob, sleep } from "./worker";
 
@@ -194,5 +194,44 @@ describeEachDatabase("the queue on a busy machine", (dialect) => {
     });
     expect((await t.db.run.findUniqueOrThrow({ where: { id: justResumed.id } })).status).toBe("queued");
     expect((await t.db.run.findUniqueOrThrow({ where: { id: working.id } })).status).toBe("running");
+  });
+
+  it("takes back the crash that stopped a job when its worker turns out alive, and queues the job and its run again", async () => {
+    const run = await t.db.run.create({
+      data: {
+        name: "r",
+        method: "dreamgym",
+        domain: "shop",
+        algorithm: "grpo",
+        config: {},
+        status: "running",
+      },
+    });
+    await enqueue(t.db, "train", { runId: run.id });
+    const mine = await claim(t.db, "alive", 300);
+    // Two real crashes at this point already; then this worker's beats fail (a full disk) past its lease.
+    await t.db.job.update({
+      where: { id: mine!.id },
+      data: { crashes: 2, crashStreak: 2, crashPoint: crashPoint(mine!) },
+    });
+    await sleep(400);
+    expect(await claim(t.db, "next", 60_000)).toBeNull();
+    expect(await t.db.job.findUniqueOrThrow({ where: { id: mine!.id } })).toMatchObject({ status: "failed" });
+    expect((await t.db.run.findUniqueOrThrow({ where: { id: run.id } })).status).toBe("failed");
+
+    expect(await recordLapse(t.db, mine!)).toBe(true);
+    expect(await t.db.job.findUniqueOrThrow({ where: { id: mine!.id } })).toMatchObject({
+      status: "queued",
+      crashes: 2,
+      crashStreak: 2,
+      lapses: 1,
+      error: null,
+    });
+    expect(await t.db.run.findUniqueOrThrow({ where: { id: run.id } })).toMatchObject({
+      status: "queued",
+      error: null,
+    });
+    // Once only.
+    expect(await recordLapse(t.db, mine!)).toBe(false);
   });
 });

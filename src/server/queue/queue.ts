@@ -169,7 +169,7 @@ async function reclaimCrashed(
   const point = crashPoint(job);
   const streak = job.crashPoint === point ? job.crashStreak + 1 : 1;
   if (streak >= CRASHES_AT_ONE_POINT) {
-    const error = `${job.type} job crashed ${streak} times in a row at ${point}: its worker died each time (killed, out of memory or a crash in native code); stopped there instead of trying again`;
+    const error = `${job.type} job crashed ${streak} ${CRASH_STOP} ${point}: its worker died each time (killed, out of memory or a crash in native code); stopped there instead of trying again`;
     const failed = await db.$executeRaw`
       UPDATE "Job" SET status = 'failed', error = ${error}, "lockedBy" = NULL, "leaseUntil" = NULL,
         crashes = crashes + 1, "crashPoint" = ${point}, "crashStreak" = ${streak}, "finishedAt" = ${now}, "updatedAt" = ${now}
@@ -330,18 +330,43 @@ export async function wait(
   return { waited: updated === 1, retryInMs };
 }
 
+/** Marks the error of a job stopped for crashing at one point (reclaimCrashed), so that a lapse can undo it. */
+const CRASH_STOP = "times in a row at";
+
 /**
- * A worker that finds its lease lost while it was alive (paused, or starved of CPU past its lease) says so: the
- * reclaim that took the job counted a crash, and this takes it back (a lapse is no sign that the job kills its
- * worker). Only while another claim holds the job, so once per lost lease.
+ * A worker that finds its lease lost while it was alive (paused, starved of CPU past its lease, or its heartbeats
+ * refused by a full disk) says so: the reclaim that took the job counted a crash, and this takes it back (a lapse is
+ * no sign that the job kills its worker). Only while another claim holds the job, or the crash stopped it, so once
+ * per lost lease. Where that crash was the one that stopped the job (CRASHES_AT_ONE_POINT at one point), the job
+ * goes back to the queue, and a train job's run with it.
  */
 export async function recordLapse(db: Db, job: Job): Promise<boolean> {
   const now = new Date();
-  const updated = await db.$executeRaw`
-    UPDATE "Job" SET lapses = lapses + 1, crashes = CASE WHEN crashes > 0 THEN crashes - 1 ELSE 0 END,
-      "crashStreak" = CASE WHEN "crashStreak" > 0 THEN "crashStreak" - 1 ELSE 0 END, "updatedAt" = ${now}
-    WHERE id = ${job.id} AND "leaseToken" IS DISTINCT FROM ${job.leaseToken} AND crashes > 0`;
-  return updated === 1;
+  return db.$transaction(async (tx) => {
+    const current = await tx.job.findUnique({
+      where: { id: job.id },
+      select: { status: true, error: true, crashes: true, leaseToken: true, type: true, payload: true },
+    });
+    if (!current || current.crashes === 0) return false;
+    // Stopped for crashing on this worker's own lease: the reclaim that stopped it handed the job to no one.
+    const stoppedByIt = current.status === "failed" && (current.error ?? "").includes(CRASH_STOP);
+    if (current.leaseToken === job.leaseToken && !stoppedByIt) return false;
+    const updated = await tx.$executeRaw`
+      UPDATE "Job" SET lapses = lapses + 1, crashes = CASE WHEN crashes > 0 THEN crashes - 1 ELSE 0 END,
+        "crashStreak" = CASE WHEN "crashStreak" > 0 THEN "crashStreak" - 1 ELSE 0 END, "updatedAt" = ${now}
+      WHERE id = ${job.id} AND crashes > 0 AND status = ${current.status}`;
+    if (updated !== 1 || !stoppedByIt) return updated === 1;
+    await tx.$executeRaw`
+      UPDATE "Job" SET status = 'queued', error = NULL, "finishedAt" = NULL, "runAt" = ${now}
+      WHERE id = ${job.id} AND status = 'failed'`;
+    const runId =
+      current.type === "train" ? (current.payload as { runId?: unknown } | null)?.runId : undefined;
+    if (typeof runId === "string")
+      await tx.$executeRaw`
+        UPDATE "Run" SET status = 'queued', error = NULL, "finishedAt" = NULL
+        WHERE id = ${runId} AND status = 'failed' AND error = ${current.error}`;
+    return true;
+  });
 }
 
 /**
