@@ -1,6 +1,18 @@
 import { isRealDomainName } from "@/core/envs/names";
 import { type CurveRow, finalIteration, proxyOfExtra, simGap, withFinal } from "./curves";
 
+/** One finished iteration's metrics, as the run page's curves and its metrics table read them. */
+export interface MetricRow {
+  iteration: number;
+  syntheticSuccess: number | null;
+  realSuccess: number | null;
+  simSuccess: number | null;
+  meanReward: number | null;
+  realTransitions: number;
+  syntheticTransitions: number;
+  extra: unknown;
+}
+
 interface ProxyFigures {
   syntheticSuccess: number;
   confidence: number | null;
@@ -17,16 +29,7 @@ export interface RunSource {
   finalSimSuccess: number | null;
   untrainedRealSuccess: number | null;
   proxy: { untrained?: { syntheticSuccess: number } | null; final?: ProxyFigures | null } | null;
-  metrics: ReadonlyArray<{
-    iteration: number;
-    syntheticSuccess: number | null;
-    realSuccess: number | null;
-    simSuccess: number | null;
-    meanReward: number | null;
-    realTransitions: number;
-    syntheticTransitions: number;
-    extra: unknown;
-  }>;
+  metrics: ReadonlyArray<MetricRow>;
 }
 
 export interface RunView {

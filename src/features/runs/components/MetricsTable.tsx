@@ -1,17 +1,7 @@
 import { columnLabel, extraColumns, flattenExtra, formatExtra } from "../extra";
 import { count, gapPoints, pct } from "../format";
 import styles from "../runs.module.css";
-
-export interface MetricRow {
-  iteration: number;
-  syntheticSuccess: number | null;
-  realSuccess: number | null;
-  simSuccess: number | null;
-  meanReward: number | null;
-  realTransitions: number;
-  syntheticTransitions: number;
-  extra: unknown;
-}
+import type { MetricRow } from "../runView";
 
 /** One row per finished iteration, with whatever the update recorded (losses, entropy, KL, clip fraction…). */
 export function MetricsTable({ metrics }: { metrics: readonly MetricRow[] }) {
