@@ -6,10 +6,10 @@ import type { Db } from "../db";
  * that waits out a fault queues its run), so this finds what an older version, or a write lost with its process,
  * left behind.
  */
-export async function stuckRuns(db: Db): Promise<{ id: string; status: string }[]> {
+export async function stuckRuns(db: Db): Promise<{ id: string; status: string; createdAt: Date }[]> {
   const waiting = await db.run.findMany({
     where: { status: { in: ["queued", "running"] }, kind: "worker" },
-    select: { id: true, status: true },
+    select: { id: true, status: true, createdAt: true },
     orderBy: { id: "asc" },
   });
   if (waiting.length === 0) return [];
@@ -38,18 +38,16 @@ export async function failStuckRuns(db: Db, graceMs = STUCK_GRACE_MS): Promise<n
   const stuck = await stuckRuns(db);
   if (stuck.length === 0) return 0;
   const since = new Date(Date.now() - graceMs);
+  // The train jobs once, not per stuck run: their payload is JSON, so the match on runId is made here.
+  const jobs = await db.job.findMany({
+    where: { type: "train" },
+    select: { payload: true, status: true, error: true, updatedAt: true },
+    orderBy: { updatedAt: "desc" },
+  });
   let failed = 0;
   for (const run of stuck) {
-    const jobs = await db.job.findMany({
-      where: { type: "train" },
-      select: { payload: true, status: true, error: true, updatedAt: true },
-    });
-    const own = jobs
-      .filter((j) => (j.payload as { runId?: unknown } | null)?.runId === run.id)
-      .sort((a, b) => b.updatedAt.getTime() - a.updatedAt.getTime());
-    const latest = own[0];
-    const created = await db.run.findUnique({ where: { id: run.id }, select: { createdAt: true } });
-    if ((latest ? latest.updatedAt : (created?.createdAt ?? new Date())) > since) continue;
+    const latest = jobs.find((j) => (j.payload as { runId?: unknown } | null)?.runId === run.id);
+    if ((latest ? latest.updatedAt : run.createdAt) > since) continue;
     const error = latest
       ? `its train job ${latest.status}${latest.error ? ` (${latest.error})` : ""} but the run was left ${run.status}; resume it to go on`
       : `it has no train job, so nothing would ever run it; resume it to go on`;
