@@ -10,6 +10,7 @@ import { migrateDeploy } from "@/server/migrate";
 import { CRASHES_AT_ONE_POINT, crashPoint, enqueue } from "@/server/queue/queue";
 import { sleep } from "@/server/queue/worker";
 import { openConfiguredReplayBuffer } from "@/server/replay/openReplayBuffer";
+import { onStop } from "./onStop";
 import { WorkerProcess } from "./workers";
 import { enqueueWave, type WaveExpectation, type WaveSize } from "./workload";
 
@@ -74,6 +75,10 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   const started = Date.now();
   const elapsed = () => `${((Date.now() - started) / 1000).toFixed(0).padStart(4)}s`;
   const dir = options.dir ?? fs.mkdtempSync(path.join(os.tmpdir(), "dreamgym-chaos-"));
+  const removeDir = () => {
+    if (!options.keep && !options.dir) fs.rmSync(dir, { recursive: true, force: true });
+  };
+  const undoOnStop = onStop(removeDir);
   const configFile = path.join(dir, "chaos.config.json");
   fs.mkdirSync(path.join(dir, "logs"), { recursive: true });
   fs.writeFileSync(
@@ -164,7 +169,8 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   } finally {
     await Promise.all(workers.map((w) => w.kill()));
     await db.$disconnect();
-    if (!options.keep && !options.dir) fs.rmSync(dir, { recursive: true, force: true });
+    removeDir();
+    undoOnStop();
   }
 }
 

@@ -4,6 +4,7 @@
  */
 import { Command, InvalidArgumentError } from "commander";
 import { runChaos } from "./chaos";
+import { undoOnStopSignals } from "./onStop";
 import { FULL_WAVE, SHORT_WAVE } from "./workload";
 
 function positiveInt(value: string): number {
@@ -33,6 +34,7 @@ const opts = program.opts<{
   databaseUrl?: string;
 }>();
 
+undoOnStopSignals((line) => process.stderr.write(`${line}\n`));
 const report = await runChaos({
   kills: opts.kills,
   seed: opts.seed,

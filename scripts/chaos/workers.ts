@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import { onStop } from "./onStop";
 
 const ROOT = path.resolve(import.meta.dirname, "..", "..");
 
@@ -34,7 +35,23 @@ export class WorkerProcess {
     });
     fs.closeSync(log);
     const child = this.child;
-    this.exited = new Promise((resolve) => child.once("exit", () => resolve()));
+    const pid = child.pid;
+    // A signal to the probe does not reach this group: take it down with the probe (continued first, if paused).
+    const undo = onStop(() => {
+      if (pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
+      for (const signal of ["SIGCONT", "SIGKILL"] as const)
+        try {
+          process.kill(-pid, signal);
+        } catch {
+          // Gone meanwhile.
+        }
+    });
+    this.exited = new Promise((resolve) =>
+      child.once("exit", () => {
+        undo();
+        resolve();
+      }),
+    );
     this.startedAt = Date.now();
     this.starts++;
   }

@@ -4,6 +4,7 @@ import net from "node:net";
 import path from "node:path";
 import { Rng } from "@/core/util/random";
 import { sleep } from "@/server/queue/worker";
+import { onStop } from "../chaos/onStop";
 
 const ROOT = path.resolve(import.meta.dirname, "..", "..");
 
@@ -44,7 +45,13 @@ export class EnvServerProcess {
     });
     fs.closeSync(log);
     this.child = child;
-    this.exited = new Promise((resolve) => child.once("exit", (code) => resolve(code)));
+    const undo = onStop(() => this.kill());
+    this.exited = new Promise((resolve) =>
+      child.once("exit", (code) => {
+        undo();
+        resolve(code);
+      }),
+    );
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       if (child.exitCode !== null) throw new Error(`the environment server exited (${child.exitCode})`);

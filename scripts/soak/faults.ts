@@ -1,6 +1,7 @@
-import { execFileSync, spawn } from "node:child_process";
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import { onStop } from "../chaos/onStop";
 
 const ROOT = path.resolve(import.meta.dirname, "..", "..");
 
@@ -110,6 +111,7 @@ export function pauseGroup(pid: number, ms: number): Pause {
     ],
     { stdio: ["ignore", "pipe", "pipe"] },
   );
+  killWithProbe(child);
   let stderr = "";
   child.stderr.on("data", (d) => {
     stderr += d;
@@ -143,6 +145,7 @@ export function holdLock(databaseUrl: string, ms: number, table: string): HeldLo
     ["--import", "tsx", path.join(ROOT, "scripts", "soak", "holdLock.ts"), databaseUrl, String(ms), table],
     { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] },
   );
+  killWithProbe(child);
   let stderr = "";
   child.stderr.on("data", (d) => {
     stderr += d;
@@ -164,4 +167,12 @@ export function holdLock(databaseUrl: string, ms: number, table: string): HeldLo
   );
   locked.catch(() => {});
   return { locked, done };
+}
+
+/** A helper process of the soak's goes when the soak is stopped by a signal (a held lock would outlive it). */
+function killWithProbe(child: ChildProcess): void {
+  const undo = onStop(() => {
+    if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+  });
+  child.once("exit", () => undo());
 }

@@ -4,6 +4,7 @@
  * goes, then a table of counts; exits 1 on any problem.
  */
 import { Command, InvalidArgumentError, Option } from "commander";
+import { undoOnStopSignals } from "../chaos/onStop";
 import { runSoak, type SoakReport } from "./soak";
 
 function positiveNumber(value: string): number {
@@ -40,6 +41,7 @@ const opts = program.opts<{
   keep?: boolean;
 }>();
 
+undoOnStopSignals((line) => process.stderr.write(`${line}\n`));
 const postgresUrl = opts.postgresUrl ?? process.env.DREAMGYM_TEST_POSTGRES_URL;
 const report = await runSoak({
   minutes: opts.minutes,

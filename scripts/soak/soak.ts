@@ -15,6 +15,7 @@ import { openConfiguredReplayBuffer } from "@/server/replay/openReplayBuffer";
 import { deleteImport } from "@/server/retention/deleteImport";
 import { deleteRun } from "@/server/retention/deleteRun";
 import { createRun } from "@/server/train/runStore";
+import { onStop } from "../chaos/onStop";
 import { WorkerProcess } from "../chaos/workers";
 import { checkStores } from "./checks";
 import { EnvServerProcess, EpisodePlayer, freePort, type PlayedEpisode } from "./envServer";
@@ -181,6 +182,12 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
   fs.mkdirSync(path.join(dir, "logs"), { recursive: true });
   let disk: SmallDisk | undefined;
   let dropDatabase: (() => Promise<void>) | undefined;
+  // On a stop signal the finally below never runs: the same undo, registered before anything exists to undo.
+  const undoOnStop = onStop(async () => {
+    disk?.unmount();
+    await dropDatabase?.();
+    if (!options.keep) fs.rmSync(dir, { recursive: true, force: true });
+  });
   try {
     let databaseUrl: string;
     if (options.db === "sqlite") {
@@ -223,6 +230,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
     disk?.unmount();
     await dropDatabase?.().catch((error) => say(`could not drop the soak's database: ${error.message}`));
     if (!options.keep) fs.rmSync(dir, { recursive: true, force: true });
+    undoOnStop();
   }
 }
 
