@@ -7,8 +7,9 @@ Routes (JSON in and out; see README.md):
     GET  /                        a string naming the environment
     GET  /health                  {"status": "healthy"}
     POST /create                  {"id": n}
-    POST /reset {id, data_idx}    {observation, reward, done, available_actions}
-    POST /step {id, action}       {observation, reward, done, available_actions}
+    POST /reset {id, data_idx}    {observation, reward, done,
+                                   available_actions}
+    POST /step {id, action}       the same four fields
     GET  /observation?id=n        the current observation (a string)
     GET  /available_actions?id=n  the available actions (a list)
     GET  /detail?id=n             task number, instruction, steps, ...
