@@ -34,6 +34,8 @@ export class FakeEnvServer {
   faults: Fault[] = [];
   /** Bumped to make the game's texts change: a replay then goes elsewhere. */
   variant = 0;
+  /** How long every request and message takes to be answered. */
+  delayMs = 0;
   /** The token every request must carry as `Authorization: Bearer`, when set. */
   token: string | undefined;
   readonly seen = { resets: [] as number[], steps: 0, creates: 0, authorization: [] as string[], maxOpen: 0 };
@@ -152,6 +154,7 @@ export class FakeEnvServer {
   private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
+    if (this.delayMs) await new Promise((r) => setTimeout(r, this.delayMs));
     if (!this.authorized(req.headers.authorization)) return send(res, 401, { detail: "bad token" });
     const url = new URL(req.url ?? "/", "http://x");
     const [, shape = "", route = ""] = url.pathname.split("/");
@@ -177,7 +180,8 @@ export class FakeEnvServer {
   private serveWs(ws: WebSocket): void {
     const id = this.openSession();
     ws.on("close", () => this.closeSession(id));
-    ws.on("message", (raw) => {
+    ws.on("message", async (raw) => {
+      if (this.delayMs) await new Promise((r) => setTimeout(r, this.delayMs));
       const message = JSON.parse(raw.toString()) as { type: string; data?: Record<string, unknown> };
       const fault = this.takeFault(message.type);
       if (fault === "hang") return;

@@ -56,7 +56,7 @@ class WsSession implements RemoteSession {
   }
 
   private async ask(message: { type: string; data: unknown }, timeoutMs: number) {
-    const json = await this.peer.request(message, timeoutMs);
+    const json = await this.peer.request(message, timeoutMs, message.type);
     const what = `${this.peer.where} ${message.type}`;
     const parsed = Reply.safeParse(json);
     if (!parsed.success)

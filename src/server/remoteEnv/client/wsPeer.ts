@@ -87,20 +87,22 @@ export class WsPeer {
     });
   }
 
-  /** Sends `message` and resolves with the next message, parsed as JSON. */
-  request(message: unknown, timeoutMs: number): Promise<unknown> {
-    if (this.gone) return Promise.reject(this.gone);
-    if (this.pending)
-      return Promise.reject(new RequestFailure("refused", this.where, "a request is in flight"));
+  /** Sends `message` and resolves with the next message, parsed as JSON; `label` names it in failures ("reset"). */
+  request(message: unknown, timeoutMs: number, label: string): Promise<unknown> {
+    const what = `${this.where} ${label}`;
+    const failure = (f: RequestFailure) => new RequestFailure(f.kind, what, f.detail, f.status);
+    if (this.gone) return Promise.reject(failure(this.gone));
+    if (this.pending) return Promise.reject(new RequestFailure("refused", what, "a request is in flight"));
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.pending = undefined;
         // A reply that comes after its deadline would answer the next request: the socket is done for.
-        this.fail(new RequestFailure("unavailable", this.where, `no answer within ${timeoutMs} ms`));
-        reject(new RequestFailure("unavailable", this.where, `no answer within ${timeoutMs} ms`));
+        const late = new RequestFailure("unavailable", what, `no answer within ${timeoutMs} ms`);
+        this.fail(late);
+        reject(late);
         this.ws.terminate();
       }, timeoutMs);
-      this.pending = { resolve, reject, timer };
+      this.pending = { resolve, reject: (f) => reject(failure(f)), timer };
       this.ws.send(JSON.stringify(message), (error) => {
         if (error) this.fail(new RequestFailure("unavailable", this.where, networkDetail(error, timeoutMs)));
       });
