@@ -1,7 +1,8 @@
 /**
  * `npm run env-server`: the environment server alone (README "Train an LLM agent with verl or TRL against
- * DreamGym"). `npm start` runs it beside web and worker. SIGINT/SIGTERM records every open episode as abandoned,
- * writes what is pending and exits.
+ * DreamGym"). `npm start` runs it beside web and worker. It seeds an empty database with the demo data before
+ * serving, and marks the episodes a killed server left live as abandoned. SIGINT/SIGTERM records every open episode
+ * as abandoned, writes what is pending and exits.
  */
 import { config } from "@/env";
 import { getDb } from "@/server/db";
@@ -22,6 +23,9 @@ async function main() {
     maxSessions: envServer.maxSessions,
     idleMs: envServer.idleSeconds * 1000,
     ...(envServer.token ? { token: envServer.token } : {}),
+    // An empty data folder gets the demo data first, as `npm start` gives it: the synthetic environments need it.
+    seedIfEmpty: settings.demo.seedOnEmpty,
+    log,
   });
   log(
     `OpenEnv on ${server.url} (ws ${server.url.replace("http", "ws")}/ws), AgentGym under /agentgym/{webshop,alfworld}`,

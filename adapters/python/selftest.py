@@ -96,11 +96,8 @@ def agentgym_alfworld(base: str, mode: str, run_id: str) -> dict:
         out = post(root, "/step", {"id": env_id, "action": actions[steps % len(actions)]})
         assert set(out) == {"observation", "reward", "available_actions", "done"}, out
         steps, done, reward = steps + 1, out["done"], out["reward"]
-    after = "no error"
-    try:
-        post(root, "/step", {"id": env_id, "action": "look"})
-    except urllib.error.HTTPError as err:
-        after = json.loads(err.read())["data"]["code"]
+    # AgentGym's ALFWorld answers a step after the end with 200 and {"error": ...}, as its wrapper does.
+    after = post(root, "/step", {"id": env_id, "action": "look"}).get("error", "no error")
     post(root, "/close", {"id": env_id})
     return {"steps": steps, "reward": reward, "step_after_done": after}
 
@@ -141,7 +138,9 @@ def main() -> None:
     with DreamGymEnv(base, run_id=run_ids["shop"]) as env:
         errors["step_before_reset"] = code_of(lambda: env.step("click[Buy Now]"))
         env.reset(seed=1)
-        errors["empty_action"] = code_of(lambda: env.step("   "))
+        # An LLM reply with no action is an invalid action, not an error: the step counts, the state stays.
+        empty = env.step("   ")
+        errors["empty_action"] = {"valid": empty["observation"]["valid"], "reward": empty["reward"], "step": empty["observation"]["step"]}
         errors["unknown_task"] = code_of(lambda: env.reset(task_id="shop:train:x"))
         errors["unknown_run"] = code_of(lambda: env.reset(run_id="no-such-run"))
         env.ws.send({"type": "jump"})
@@ -149,7 +148,7 @@ def main() -> None:
         env.ws._send_frame(0x1, b"{not json")
         errors["invalid_json"] = env.ws.recv()["data"]["code"]
         state = env.state()
-        errors["state_after_errors"] = state["step_count"]
+        errors["state_after_errors"] = state["step_count"]  # the empty action's step only
     http_env = DreamGymHttpEnv(base, run_id=run_ids["household"], mode="real")
     http_env.episode_id = "never-reset"
     errors["unknown_episode"] = code_of(lambda: http_env.step("look"))

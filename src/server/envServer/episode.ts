@@ -9,8 +9,9 @@ import type { SyntheticStepInfo } from "@/core/experience/synthetic";
 import type { Environment, Observation, StepResult, Task } from "@/core/types";
 import { auditFields, realFields } from "../trajectories/saveEpisodes";
 import { EnvServerError } from "./errors";
-import type { Action, EnvMode, EpisodeState, ObservationData, StepReply } from "./protocol";
+import type { EnvMode, EpisodeState, ObservationData, StepReply } from "./protocol";
 import type { EpisodeRecorder } from "./recorder";
+import type { StepInput } from "./stepInput";
 
 export interface EpisodeInit {
   episodeId: string;
@@ -19,6 +20,8 @@ export interface EpisodeInit {
   mode: EnvMode;
   version: number;
   group: number | null;
+  /** An evaluation episode (it may play test tasks) is kept out of the run's training figures. */
+  evaluation?: boolean;
   domain: TrainingDomain;
   env: Environment;
   shadow?: Environment;
@@ -33,7 +36,9 @@ export class Episode {
   private success = false;
   private agentTokens: number | null = null;
   private ended: "done" | "abandoned" | undefined;
-  private busy = false;
+  private endRecorded = false;
+  /** The step being taken: an episode given up meanwhile records its end after that step's record. */
+  private inFlight: Promise<StepReply> | undefined;
   /** The shadow's answer and the record of the last step: the next step waits for them. */
   private tail: Promise<void> = Promise.resolve();
   private shadowEnded = false;
@@ -70,49 +75,65 @@ export class Episode {
       source: this.init.mode,
       iteration: this.init.version,
       group: this.init.group,
+      purpose: this.init.evaluation ? "eval" : "train",
       policy: `trainer@v${this.init.version}`,
     });
     return { observation: this.observe(this.observation), reward: null, done: false };
   }
 
-  async step(action: Action): Promise<StepReply> {
+  step(action: StepInput): Promise<StepReply> {
     if (this.ended)
-      throw new EnvServerError(
-        "EPISODE_DONE",
-        `episode ${this.id} has ${this.ended === "done" ? "ended" : "been abandoned"}: reset to start another`,
+      return Promise.reject(
+        new EnvServerError(
+          "EPISODE_DONE",
+          `episode ${this.id} has ${this.ended === "done" ? "ended" : "been abandoned"}: reset to start another`,
+        ),
       );
-    if (this.busy)
-      throw new EnvServerError("SESSION_BUSY", `episode ${this.id} is still taking its previous step`);
-    this.busy = true;
-    try {
-      await this.tail;
-      const state = this.observation as Observation;
-      const envStarted = performance.now();
-      const result = await this.init.env.step(action.action);
-      this.lastEnvMs = performance.now() - envStarted;
-      const index = this.steps++;
-      // A real environment stops at the domain's step limit as the synthetic one does (rollout.ts's maxSteps).
-      const done = result.done || this.steps >= this.init.domain.maxSteps;
-      const outcome: StepResult = { ...result, done };
-      this.observation = result.observation;
-      this.totalReward += result.reward;
-      this.success = result.success;
-      if (action.tokens !== undefined) this.agentTokens = (this.agentTokens ?? 0) + action.tokens;
-      this.tail = this.record(index, state, action, outcome);
-      if (done) this.finish("done");
-      return {
-        observation: this.observe(result.observation, outcome, index + 1),
-        reward: result.reward,
-        done,
-      };
-    } finally {
-      this.busy = false;
-    }
+    if (this.inFlight)
+      return Promise.reject(
+        new EnvServerError("SESSION_BUSY", `episode ${this.id} is still taking its previous step`),
+      );
+    const taking = this.take(action).finally(() => {
+      this.inFlight = undefined;
+      // Given up while the step ran (its client left): the end goes after the step's record, with it counted.
+      if (this.ended) this.recordEnd();
+    });
+    this.inFlight = taking;
+    return taking;
   }
 
-  private async record(index: number, state: Observation, action: Action, result: StepResult): Promise<void> {
+  private async take(action: StepInput): Promise<StepReply> {
+    await this.tail;
+    const state = this.observation as Observation;
+    const envStarted = performance.now();
+    const result = action.playable ? await this.init.env.step(action.action) : noAction(state);
+    this.lastEnvMs = performance.now() - envStarted;
+    const index = this.steps++;
+    // A real environment stops at the domain's step limit as the synthetic one does (rollout.ts's maxSteps).
+    const done = result.done || this.steps >= this.init.domain.maxSteps;
+    const outcome: StepResult = { ...result, done };
+    this.observation = result.observation;
+    this.totalReward += result.reward;
+    this.success = result.success;
+    if (action.tokens !== undefined) this.agentTokens = (this.agentTokens ?? 0) + action.tokens;
+    this.tail = this.record(index, state, action, outcome);
+    if (done) this.ended ??= "done";
+    return {
+      observation: this.observe(result.observation, outcome, index + 1),
+      reward: result.reward,
+      done,
+    };
+  }
+
+  private async record(
+    index: number,
+    state: Observation,
+    action: StepInput,
+    result: StepResult,
+  ): Promise<void> {
     let real: StepResult | undefined;
-    if (this.init.shadow && !this.shadowEnded) {
+    // No action changes nothing in the shadow either: it stays where the episode is.
+    if (this.init.shadow && !this.shadowEnded && action.playable) {
       real = await this.init.shadow.step(action.action);
       this.shadowEnded = real.done;
     }
@@ -139,8 +160,14 @@ export class Episode {
 
   /** Ends the episode (once): done by the environment, or abandoned by its client. */
   finish(how: "done" | "abandoned"): void {
-    if (this.ended) return;
-    this.ended = how;
+    this.ended ??= how;
+    if (!this.inFlight) this.recordEnd();
+  }
+
+  private recordEnd(): void {
+    if (this.endRecorded) return;
+    this.endRecorded = true;
+    const how = this.ended ?? "abandoned";
     const end = {
       status: how,
       totalReward: this.totalReward,
@@ -154,9 +181,10 @@ export class Episode {
     );
   }
 
-  /** Waits until the episode's last step is handed to the recorder. */
-  settled(): Promise<void> {
-    return this.tail;
+  /** Waits until the episode's last step (one in flight included) is handed to the recorder. */
+  async settled(): Promise<void> {
+    while (this.inFlight) await this.inFlight.catch(() => undefined);
+    await this.tail;
   }
 
   state(): EpisodeState {
@@ -186,7 +214,8 @@ export class Episode {
   }
 
   observe(observation: Observation, result?: StepResult, step = 0): ObservationData {
-    const info = result?.info as SyntheticStepInfo | undefined;
+    // A step with no action never reached the experience model: it has no synthetic part.
+    const info = typeof result?.info?.reasoning === "string" ? (result.info as SyntheticStepInfo) : undefined;
     return {
       text: observation.text,
       available_actions: this.availableActions(observation),
@@ -206,4 +235,16 @@ export class Episode {
         : {}),
     };
   }
+}
+
+/** The answer to a step with no action in it: nothing changes, as for any action the environment refuses. */
+function noAction(state: Observation): StepResult {
+  return {
+    observation: state,
+    reward: 0,
+    done: false,
+    success: false,
+    valid: false,
+    info: { error: "no action: the reply held no action line" },
+  };
 }

@@ -71,7 +71,11 @@ describe("the environment server on an imported domain", () => {
     const firstLogged = await t.db.step.findFirstOrThrow({
       where: { index: 0, trajectory: { taskId: task.id, source: "offline" } },
     });
-    const reset = await post(`/${DOMAIN}/reset`, { task_id: task.id });
+    // A held-out (test) task: only an evaluation episode may play it.
+    const refused = await post(`/${DOMAIN}/reset`, { task_id: task.id });
+    expect(refused.status).toBe(422);
+    expect(error(refused).message).toMatch(/evaluation: true/);
+    const reset = await post(`/${DOMAIN}/reset`, { task_id: task.id, evaluation: true });
     expect(reset.status).toBe(200);
     let reply = reset.json as unknown as Reply;
     expect(reply.observation.text).toBe(firstLogged.state);
@@ -97,6 +101,7 @@ describe("the environment server on an imported domain", () => {
     expect(trajectory.source).toBe("synthetic");
     expect(trajectory.taskId).toBe(task.id);
     expect(trajectory.status).toBe("done");
+    expect(trajectory.purpose).toBe("eval");
     expect(trajectory.run?.domain).toBe(DOMAIN);
     expect(trajectory.run?.kind).toBe("external");
     expect(trajectory.steps).toHaveLength(steps);

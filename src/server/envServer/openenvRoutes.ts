@@ -1,6 +1,8 @@
 /**
- * OpenEnv over HTTP (meta-pytorch/OpenEnv's env_server): /health, /schema, /metadata, /state, /reset, /step, for
- * clients without WebSockets; the episode lives on the server between calls and is addressed by `episode_id`.
+ * OpenEnv over HTTP (meta-pytorch/OpenEnv's env_server): /health, /schema, /metadata, /openapi.json, /mcp, /state,
+ * /reset, /step, and our /close, for clients without WebSockets; the episode lives on the server between calls and
+ * is addressed by `episode_id`, or by default the caller's most recent HTTP episode (OpenEnv's HTTP clients send
+ * no id).
  * Every route also answers under a prefix that fixes what resets play: /<domain>, /<domain>/<mode>, and
  * /runs/<run id>/… before either, so a client that only takes a base URL can pick them.
  */
@@ -9,13 +11,14 @@ import { REAL_DOMAIN_NAMES } from "@/core/envs/names";
 import { EnvServerError, validationError } from "./errors";
 import { createExternalRun, finishExternalRun, loadExternalRun, recordTrainerMetrics } from "./externalRuns";
 import { readJson, sendJson } from "./http";
-import { CreateExternalRun, ENV_MODES, HttpStep, jsonSchemas, TrainerMetrics } from "./protocol";
+import { mcpAnswer, openapiDocument } from "./openapi";
+import { CreateExternalRun, ENV_MODES, HttpClose, HttpStep, jsonSchemas, TrainerMetrics } from "./protocol";
 import type { EnvService, ResetDefaults } from "./service";
 
 /** A domain segment: any domain's name (built-in or imported), but never a mode or the runs prefix. */
 const DOMAIN_SEGMENT = `(?!(?:${ENV_MODES.join("|")}|runs)/)([a-z0-9_-]+)`;
 const PREFIX = new RegExp(
-  `^(?:/runs/([^/]+))?(?:/${DOMAIN_SEGMENT})?(?:/(${ENV_MODES.join("|")}))?(/[a-z_]+)$`,
+  `^(?:/runs/([^/]+))?(?:/${DOMAIN_SEGMENT})?(?:/(${ENV_MODES.join("|")}))?(/[a-z_]+|/openapi\\.json)$`,
 );
 
 /** What a path asks for: the route, and the defaults its prefix fixes. Undefined when it is not OpenEnv's. */
@@ -37,65 +40,105 @@ export const METADATA = {
   author: "DreamGym",
 };
 
-export async function handleOpenenvHttp(
-  service: EnvService,
-  req: IncomingMessage,
-  res: ServerResponse,
-  url: URL,
-  route: string,
-  defaults: ResetDefaults,
-): Promise<boolean> {
-  const get = req.method === "GET";
-  const post = req.method === "POST";
-  if (get && route === "/health") {
-    // Exactly OpenEnv's fields: its clients refuse unknown ones here (capacity is under /sessions).
-    sendJson(res, 200, { status: "healthy" });
-    return true;
-  }
-  if (get && route === "/schema") {
-    const { action, observation, state } = jsonSchemas();
-    sendJson(res, 200, { action, observation, state });
-    return true;
-  }
-  if (get && route === "/schemas") {
-    sendJson(res, 200, jsonSchemas());
-    return true;
-  }
-  if (get && route === "/metadata") {
-    sendJson(res, 200, METADATA);
-    return true;
-  }
-  if (get && route === "/state") {
-    const episodeId = url.searchParams.get("episode_id");
-    if (!episodeId) throw new EnvServerError("VALIDATION_ERROR", "GET /state needs ?episode_id=");
-    const found = service.httpSession(episodeId);
-    sendJson(res, 200, "ended" in found ? found.ended : service.state(found));
-    return true;
-  }
-  if (post && route === "/reset") {
-    const body = await readJson(req);
-    const session = service.open("http");
+/** One HTTP request on an OpenEnv route: who sent it, and what its path's prefix fixes. */
+export interface OpenenvRequest {
+  service: EnvService;
+  req: IncomingMessage;
+  res: ServerResponse;
+  url: URL;
+  route: string;
+  defaults: ResetDefaults;
+  /** The caller (callers.ts): its most recent HTTP episode is the default of /step, /state and /close. */
+  client: string;
+}
+
+export async function handleOpenenvHttp(r: OpenenvRequest): Promise<boolean> {
+  const { req, res, route } = r;
+  if (req.method === "GET") return discovery(res, route) || httpState(r);
+  if (req.method !== "POST") return false;
+  if (route === "/reset") return httpReset(r);
+  if (route === "/step") return httpStep(r);
+  if (route === "/close") return httpClose(r);
+  if (route === "/mcp") {
+    let body: unknown;
     try {
-      sendJson(res, 200, await service.reset(session, body, defaults));
-    } catch (error) {
-      service.close(session);
-      throw error;
+      body = await readJson(req);
+    } catch {
+      sendJson(res, 200, {
+        jsonrpc: "2.0",
+        id: null,
+        error: { code: -32700, message: "Parse error", data: null },
+      });
+      return true;
     }
-    return true;
-  }
-  if (post && route === "/step") {
-    const parsed = HttpStep.safeParse(await readJson(req));
-    if (!parsed.success) throw validationError(parsed.error, "bad step");
-    const found = service.httpSession(parsed.data.episode_id);
-    if ("ended" in found)
-      throw new EnvServerError(
-        "EPISODE_DONE",
-        `episode ${parsed.data.episode_id} has ended: reset to start another`,
-      );
-    sendJson(res, 200, await service.step(found, parsed.data.action));
+    sendJson(res, 200, mcpAnswer(body));
     return true;
   }
   return false;
+}
+
+/** The routes that describe the server: health, schemas, metadata, the OpenAPI document. */
+function discovery(res: ServerResponse, route: string): boolean {
+  if (route === "/health")
+    // Exactly OpenEnv's fields: its clients refuse unknown ones here (capacity is under /sessions).
+    sendJson(res, 200, { status: "healthy" });
+  else if (route === "/schema") {
+    const { action, observation, state } = jsonSchemas();
+    sendJson(res, 200, { action, observation, state });
+  } else if (route === "/schemas") sendJson(res, 200, jsonSchemas());
+  else if (route === "/metadata") sendJson(res, 200, METADATA);
+  else if (route === "/openapi.json") sendJson(res, 200, openapiDocument());
+  else return false;
+  return true;
+}
+
+function httpState({ service, res, url, route, client }: OpenenvRequest): boolean {
+  if (route !== "/state") return false;
+  const found = service.httpSession(url.searchParams.get("episode_id") || undefined, client);
+  // No episode yet: a blank state, as an OpenEnv server answers for an environment not reset.
+  sendJson(
+    res,
+    200,
+    found === undefined ? service.state(undefined) : "ended" in found ? found.ended : service.state(found),
+  );
+  return true;
+}
+
+async function httpReset({ service, req, res, defaults, client }: OpenenvRequest): Promise<boolean> {
+  const body = await readJson(req);
+  const session = service.open("http", client);
+  try {
+    sendJson(res, 200, await service.reset(session, body, defaults));
+  } catch (error) {
+    service.close(session);
+    throw error;
+  }
+  return true;
+}
+
+async function httpStep({ service, req, res, client }: OpenenvRequest): Promise<boolean> {
+  const parsed = HttpStep.safeParse(await readJson(req));
+  if (!parsed.success) throw validationError(parsed.error, "bad step");
+  const found = service.httpSession(parsed.data.episode_id, client);
+  if (found === undefined)
+    throw new EnvServerError(
+      "NOT_RESET",
+      "no episode_id given, and you have no HTTP episode here: reset first",
+    );
+  if ("ended" in found)
+    throw new EnvServerError(
+      "EPISODE_DONE",
+      `episode ${found.ended.episode_id} has ended: reset to start another`,
+    );
+  sendJson(res, 200, await service.step(found, parsed.data.action));
+  return true;
+}
+
+async function httpClose({ service, req, res, client }: OpenenvRequest): Promise<boolean> {
+  const parsed = HttpClose.safeParse(await readJson(req));
+  if (!parsed.success) throw validationError(parsed.error, "bad close");
+  sendJson(res, 200, { ...service.closeHttp(parsed.data.episode_id, client), closed: true });
+  return true;
 }
 
 /** The external-run API: create a run, read it, post the trainer's metrics, finish it, list live sessions. */

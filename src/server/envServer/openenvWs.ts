@@ -8,18 +8,24 @@ import { errorData } from "./errors";
 import { WsMessage } from "./protocol";
 import type { EnvService, ResetDefaults } from "./service";
 import type { Session } from "./sessions";
+import { wireJson } from "./wireJson";
 
 /** WebSocket close codes: 1008 policy (capacity), 1001 going away (idle timeout, shutdown). */
 const CLOSE_POLICY = 1008;
 const CLOSE_AWAY = 1001;
 
-export function serveOpenenvWs(service: EnvService, ws: WebSocket, defaults: ResetDefaults): void {
+export function serveOpenenvWs(
+  service: EnvService,
+  ws: WebSocket,
+  defaults: ResetDefaults,
+  client: string,
+): void {
   const send = (message: unknown) => {
-    if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(message));
+    if (ws.readyState === ws.OPEN) ws.send(wireJson(message));
   };
   let session: Session;
   try {
-    session = service.open("ws");
+    session = service.open("ws", client);
   } catch (error) {
     send({ type: "error", data: errorData(error) });
     ws.close(CLOSE_POLICY, "capacity reached");

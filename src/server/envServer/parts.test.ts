@@ -56,16 +56,20 @@ describeEachDatabase("an episode", (dialect) => {
       recorder,
     });
     await episode.start();
-    const first = episode.step({ action: "look" });
+    const first = episode.step({ action: "look", playable: true });
     await new Promise((r) => setTimeout(r, 10));
-    await expect(episode.step({ action: "look" })).rejects.toMatchObject({ code: "SESSION_BUSY" });
+    await expect(episode.step({ action: "look", playable: true })).rejects.toMatchObject({
+      code: "SESSION_BUSY",
+    });
     env.release();
     expect((await first).done).toBe(false);
-    const second = episode.step({ action: "look" });
+    const second = episode.step({ action: "look", playable: true });
     await new Promise((r) => setTimeout(r, 10));
     env.release();
     expect((await second).done).toBe(true);
-    await expect(episode.step({ action: "look" })).rejects.toMatchObject({ code: "EPISODE_DONE" });
+    await expect(episode.step({ action: "look", playable: true })).rejects.toMatchObject({
+      code: "EPISODE_DONE",
+    });
     await episode.settled();
     await recorder.drain();
     const stored = await t.db.trajectory.findUniqueOrThrow({

@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { DomainName } from "@/core/envs/names";
+import { SPLITS } from "@/core/types";
 import { displayName } from "@/shared/names";
 
 /** Where an episode happens: the built-in real environment, or the experience model with the replay buffer. */
@@ -16,29 +17,37 @@ const Meta = {
   metadata: z.record(z.string(), z.unknown()).optional().describe("OpenEnv's free-form metadata; ignored"),
 };
 
-/** What an agent does: one action line in the domain's grammar, with what the trainer knows about it. */
-export const Action = z
-  .object({
-    action: z
-      .string()
-      .trim()
-      .min(1, "action must be a non-empty string, e.g. search[red shoes] or go to cabinet 1")
-      .max(2_000)
-      .describe("one action in the domain's grammar: search[...] / click[...] (shop), a command (household)"),
-    logprob: z
-      .number()
-      .finite()
-      .optional()
-      .describe("log-probability of the action under the trainer's policy"),
-    tokens: z.number().int().min(0).optional().describe("tokens the policy generated for this action"),
-    ...Meta,
-  })
-  .strict();
-export type Action = z.infer<typeof Action>;
+/** The longest action line the server plays; a longer one is an invalid action (its start is recorded). */
+export const MAX_ACTION_CHARS = 2_000;
 
 /**
- * How an episode starts. Everything is optional: with no task id and no seed, the curriculum of the run hands out
- * the next task by task value; resets that name the same group get the same task (a GRPO group).
+ * What an agent does: one action line in the domain's grammar, with what the trainer knows about it. Fields the
+ * server does not know are ignored, as OpenEnv's servers ignore them; the ones it knows are checked.
+ */
+export const Action = z.object({
+  action: z
+    .string()
+    .max(MAX_ACTION_CHARS)
+    .describe(
+      "one action in the domain's grammar: search[...] / click[...] (shop), a command (household). An empty or unparseable one (an LLM reply with no action) is an invalid action: the state is unchanged, reward 0.0, valid false, and the step counts",
+    ),
+  logprob: z
+    .number()
+    .finite()
+    .optional()
+    .describe("log-probability of the action under the trainer's policy"),
+  tokens: z.number().int().min(0).optional().describe("tokens the policy generated for this action"),
+  ...Meta,
+});
+export type Action = z.infer<typeof Action>;
+
+/** The action's companions, checked apart from the action itself (which is played whatever it is). */
+export const ActionFields = Action.omit({ action: true });
+
+/**
+ * How an episode starts. Everything is optional: with no task id, task address or seed, the curriculum of the run
+ * hands out the next task by task value; resets that name the same group get the same task (a GRPO group). Fields
+ * the server does not know are ignored (OpenEnv's servers ignore them too); the ones it knows are checked.
  */
 export const ResetData = z
   .object({
@@ -50,6 +59,17 @@ export const ResetData = z
       .describe("your id for the episode (HTTP clients address steps by it); a fresh one when absent"),
     seed: z.number().int().min(0).optional().describe("train task number `seed` of the domain"),
     task_id: z.string().min(1).max(255).optional().describe("a task id, e.g. shop:train:17"),
+    split: z
+      .enum(SPLITS)
+      .optional()
+      .describe("with index: task `index` of this split (before seed); test tasks need evaluation: true"),
+    index: z.number().int().min(0).optional().describe("with split: the task's number in its split"),
+    evaluation: z
+      .boolean()
+      .optional()
+      .describe(
+        "an evaluation episode: the only kind that may play test-split tasks; recorded with purpose eval, outside the run's training curves and task values",
+      ),
     run_id: z
       .string()
       .min(1)
@@ -76,7 +96,14 @@ export const ResetData = z
       .describe("the trainer's policy version: the iteration the episode counts in on the run's curves"),
     ...Meta,
   })
-  .strict();
+  .superRefine((data, ctx) => {
+    if ((data.split === undefined) !== (data.index === undefined))
+      ctx.addIssue({
+        code: "custom",
+        path: [data.split === undefined ? "split" : "index"],
+        message: "split and index go together: task `index` of `split` (train or test)",
+      });
+  });
 export type ResetData = z.infer<typeof ResetData>;
 
 /** What the agent sees. `reward` and `done` travel beside it, as OpenEnv serialises observations. */
@@ -103,7 +130,10 @@ export type ObservationData = z.infer<typeof ObservationSchema>;
 
 export const StepReply = z.object({
   observation: ObservationSchema,
-  reward: z.number().nullable(),
+  reward: z
+    .number()
+    .nullable()
+    .describe("the step's reward, always written as a float (0.0, 1.0); null at reset"),
   done: z.boolean(),
   metadata: z
     .object({
@@ -133,20 +163,37 @@ export type EpisodeState = z.infer<typeof EpisodeState>;
 /** OpenEnv's WebSocket messages, client to server. */
 export const WsMessage = z.discriminatedUnion("type", [
   z.object({ type: z.literal("reset"), data: z.record(z.string(), z.unknown()).default({}) }).strict(),
-  z.object({ type: z.literal("step"), data: z.unknown() }).strict(),
+  z.object({ type: z.literal("step"), data: z.unknown().optional() }).strict(),
   z.object({ type: z.literal("state") }).strict(),
   z.object({ type: z.literal("close") }).strict(),
 ]);
 
-/** OpenEnv's HTTP step: the action under `action`, the episode by its id (the server keeps it between calls). */
-export const HttpStep = z
-  .object({
-    episode_id: z.string().min(1).max(255),
-    action: z.unknown(),
-    timeout_s: z.number().positive().optional(),
-    request_id: z.string().max(255).optional(),
-  })
-  .strict();
+/**
+ * OpenEnv's HTTP step: the action under `action`, the episode by its id (the server keeps it between calls). Without
+ * an id, the caller's most recent HTTP episode (OpenEnv's HTTP clients send none). Other fields are ignored.
+ */
+export const HttpStep = z.object({
+  episode_id: z
+    .string()
+    .min(1)
+    .max(255)
+    .optional()
+    .describe("the episode to step; the caller's most recent HTTP episode when absent"),
+  // Played whatever it is: a missing or empty action is an invalid action (stepInput.ts).
+  action: z.unknown().optional(),
+  timeout_s: z.number().positive().optional(),
+  request_id: z.string().max(255).optional(),
+});
+
+/** Ends an HTTP episode and frees its slot (a live one is recorded as abandoned). */
+export const HttpClose = z.object({
+  episode_id: z
+    .string()
+    .min(1)
+    .max(255)
+    .optional()
+    .describe("the episode to end; the caller's most recent HTTP episode when absent"),
+});
 
 /** A new external run: the run config's fields (domain, method, experience switches, curriculum) and a name. */
 export const CreateExternalRun = z
@@ -166,7 +213,7 @@ export const TrainerMetrics = z
 
 /**
  * Every schema as JSON Schema: `/schema` serves action, observation and state only, the three keys OpenEnv's
- * clients accept there; `/schemas` adds reset, external run and trainer metrics.
+ * clients accept there; `/schemas` adds close, reset, external run and trainer metrics.
  */
 export function jsonSchemas() {
   const io = { io: "input" as const, unrepresentable: "any" as const };
@@ -174,6 +221,7 @@ export function jsonSchemas() {
     action: z.toJSONSchema(Action, io),
     observation: z.toJSONSchema(StepReply, io),
     state: z.toJSONSchema(EpisodeState, io),
+    close: z.toJSONSchema(HttpClose, io),
     reset: z.toJSONSchema(ResetData, io),
     external_run: z.toJSONSchema(CreateExternalRun, io),
     trainer_metrics: z.toJSONSchema(TrainerMetrics, io),

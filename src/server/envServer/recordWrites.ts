@@ -4,6 +4,7 @@
  * which answers every session, never waits on SQLite's write lock while a worker holds it.
  */
 import type { Task } from "@/core/types";
+import { Prisma } from "@/generated/prisma/client";
 import type { Db } from "../db";
 import { takeWriteLock } from "../retention/transaction";
 import { insertSteps, type StepRow } from "../trajectories/insertSteps";
@@ -19,6 +20,8 @@ export interface EpisodeStart {
   source: "real" | "synthetic";
   iteration: number;
   group: number | null;
+  /** "eval" for an evaluation episode (it may play test tasks): kept out of the run's training figures. */
+  purpose: "train" | "eval";
   policy: string;
 }
 
@@ -26,6 +29,7 @@ export interface EpisodeEnd {
   status: "done" | "abandoned";
   totalReward: number;
   success: boolean;
+  /** The steps the episode took; the stored length is counted from the stored steps (writeBatch). */
   length: number;
   agentTokens: number | null;
 }
@@ -76,7 +80,7 @@ export async function writeBatch(db: Db, batch: readonly Write[]): Promise<void>
           taskId: s.task.id,
           domain: s.task.domain,
           source: s.source,
-          purpose: "train",
+          purpose: s.purpose,
           policy: s.policy,
           runId: s.runId,
           iteration: s.iteration,
@@ -92,9 +96,16 @@ export async function writeBatch(db: Db, batch: readonly Write[]): Promise<void>
           status: end.status,
           totalReward: end.totalReward,
           success: end.success,
-          length: end.length,
           agentTokens: end.agentTokens,
         },
       });
+    // A trajectory's length is its stored steps, counted in the transaction that stores them: a step that lands
+    // after its episode's end (a client that left mid-step) is counted too, and nothing counts a step not stored.
+    const touched = [...new Set([...steps.map((s) => s.trajectoryId), ...ends.map((e) => e.trajectoryId)])];
+    if (touched.length > 0)
+      await tx.$executeRaw`
+        UPDATE "Trajectory" SET "length" =
+          (SELECT COUNT(*) FROM "Step" s WHERE s."trajectoryId" = "Trajectory"."id")
+         WHERE "id" IN (${Prisma.join(touched)})`;
   }, TX_LIMITS);
 }

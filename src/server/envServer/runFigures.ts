@@ -1,7 +1,7 @@
 /**
  * An external run's curves and heatmap, from its stored episodes: the same RunMetric and TaskStat rows a worker
- * run writes per iteration, with the trainer's policy version as the iteration. Finished episodes count for
- * success and reward; every recorded step counts as a transition used. The trainer's own figures (loss, KL) in
+ * run writes per iteration, with the trainer's policy version as the iteration. Finished training episodes count for
+ * success and reward; every recorded step of one counts as a transition used. Evaluation episodes count in none. The trainer's own figures (loss, KL) in
  * the metric's `extra.trainer` are kept.
  */
 import { taskStats } from "@/core/curriculum/taskValue";
@@ -28,7 +28,7 @@ export async function refreshRunFigures(db: Db, runId: string, versions: readonl
     `SELECT "iteration", "source", "status", COUNT(*) AS episodes,
             SUM(CASE WHEN "success" THEN 1 ELSE 0 END) AS successes,
             SUM("totalReward") AS reward, SUM("length") AS transitions
-       FROM "Trajectory" WHERE "runId" = ? AND "iteration" IS NOT NULL GROUP BY "iteration", "source", "status"`,
+       FROM "Trajectory" WHERE "runId" = ? AND "iteration" IS NOT NULL AND "purpose" = 'train' GROUP BY "iteration", "source", "status"`,
     runId,
   );
   const byVersion = new Map<
@@ -39,7 +39,7 @@ export async function refreshRunFigures(db: Db, runId: string, versions: readonl
   for (const r of rows) {
     const v = n(r.iteration);
     const t = transitions.get(v) ?? { real: 0, synthetic: 0 };
-    // A live episode's length is written when it ends; its steps count then.
+    // A live episode's length is its steps stored so far.
     if (r.source === "real") t.real += n(r.transitions);
     else t.synthetic += n(r.transitions);
     transitions.set(v, t);
@@ -105,7 +105,8 @@ export async function refreshRunFigures(db: Db, runId: string, versions: readonl
 /** Each task's group statistics per policy version: its finished episodes' rewards (the curriculum's value). */
 async function taskStatRows(db: Db, runId: string, versions: readonly number[]) {
   const episodes = await db.trajectory.findMany({
-    where: { runId, status: "done", iteration: { in: [...versions] } },
+    // Evaluation episodes (test tasks among them) are no training signal and must never reach the curriculum.
+    where: { runId, status: "done", purpose: "train", iteration: { in: [...versions] } },
     select: { iteration: true, taskId: true, totalReward: true },
   });
   const groups = new Map<string, { iteration: number; taskId: string; rewards: number[] }>();

@@ -12,6 +12,7 @@ import { authFor } from "../auth/auth";
 import { signedInUser } from "../auth/session";
 import type { Db } from "../db";
 import { AgentGymIds, handleAgentGym } from "./agentgymRoutes";
+import { callerOf } from "./callers";
 import { EnvServerError, errorData } from "./errors";
 import { authorize, type SessionCheck, sendError } from "./http";
 import { handleOpenenvHttp, handleRunsApi, openenvRoute } from "./openenvRoutes";
@@ -27,6 +28,13 @@ export interface EnvServerOptions extends Partial<ServiceOptions> {
   session?: SessionCheck;
   /** How often recorded steps go into LanceDB; 0: only when a run is finished. */
   indexEveryMs?: number;
+  /**
+   * Seeds the demo data (offline data for the synthetic environments) before serving when the database holds no
+   * trajectory yet, as `npm start` and `npm run cli -- seed` do: an episode played first would make the database
+   * look seeded to them, and the synthetic environments would have no replay buffer.
+   */
+  seedIfEmpty?: boolean;
+  log?: (line: string) => void;
 }
 
 export interface EnvServer {
@@ -68,7 +76,14 @@ export async function startEnvServer(db: Db, options: EnvServerOptions = {}): Pr
     ...(options.flushMs !== undefined ? { flushMs: options.flushMs } : {}),
     ...(options.figuresMs !== undefined ? { figuresMs: options.figuresMs } : {}),
     ...(options.databaseUrl !== undefined ? { databaseUrl: options.databaseUrl } : {}),
+    ...(options.maxSessionsPerClient !== undefined
+      ? { maxSessionsPerClient: options.maxSessionsPerClient }
+      : {}),
   });
+  if (options.seedIfEmpty) {
+    const { seedDemoIfEmpty } = await import("../demo/seedDemo");
+    await seedDemoIfEmpty(db, options.log);
+  }
   await service.watchStale();
   const indexEvery = options.indexEveryMs ?? 30_000;
   if (indexEvery > 0) service.startIndexing(indexEvery);
@@ -80,11 +95,11 @@ export async function startEnvServer(db: Db, options: EnvServerOptions = {}): Pr
       try {
         await authorize(req.socket.remoteAddress, req.headers.authorization, options.token, session);
         const url = new URL(req.url ?? "/", "http://localhost");
+        const client = callerOf(req);
         if (await handleRunsApi(service, req, res, url.pathname)) return;
-        if (await handleAgentGym(service, agentgym, req, res, url)) return;
+        if (await handleAgentGym(service, agentgym, req, res, url, client)) return;
         const openenv = openenvRoute(url.pathname);
-        if (openenv && (await handleOpenenvHttp(service, req, res, url, openenv.route, openenv.defaults)))
-          return;
+        if (openenv && (await handleOpenenvHttp({ service, req, res, url, client, ...openenv }))) return;
         throw new EnvServerError("NOT_FOUND", `no route ${req.method} ${url.pathname}`);
       } catch (error) {
         sendError(res, error);
@@ -122,7 +137,7 @@ export async function startEnvServer(db: Db, options: EnvServerOptions = {}): Pr
         });
         return;
       }
-      wss.handleUpgrade(req, socket, head, (ws) => serveOpenenvWs(service, ws, defaults));
+      wss.handleUpgrade(req, socket, head, (ws) => serveOpenenvWs(service, ws, defaults, callerOf(req)));
     })();
   });
 

@@ -13,11 +13,13 @@ import { EnvFactory, noRealEnvironment } from "./envFactory";
 import { Episode } from "./episode";
 import { EnvServerError, validationError } from "./errors";
 import { defaultExternalRun, defaultMode, type ExternalRun, loadExternalRun } from "./externalRuns";
-import { Action, type EpisodeState, ResetData, type StepReply } from "./protocol";
+import { type EpisodeState, ResetData, type StepReply } from "./protocol";
 import { EpisodeRecorder } from "./recorder";
 import { inlineWriter, type RecordWriter } from "./recordWrites";
+import { ServerLease } from "./serverLease";
 import { type Session, type SessionKind, type SessionLimits, Sessions } from "./sessions";
-import { taskById, taskBySeed } from "./tasks";
+import { readStepInput } from "./stepInput";
+import { heldOutUnlessEvaluation, taskById, taskBySeed } from "./tasks";
 import { threadWriter } from "./writerThread";
 
 export interface ServiceOptions extends SessionLimits {
@@ -55,6 +57,7 @@ export class EnvService {
   /** Ids of the episodes being played or being started, on any transport. */
   private readonly claimed = new Set<string>();
   private staleSweeper: NodeJS.Timeout | undefined;
+  private readonly lease: ServerLease;
   private indexer: NodeJS.Timeout | undefined;
   private indexing: Promise<unknown> = Promise.resolve();
 
@@ -65,6 +68,7 @@ export class EnvService {
     this.writer = options.databaseUrl ? threadWriter(options.databaseUrl) : inlineWriter(db);
     this.recorder = new EpisodeRecorder(this.writer, options.flushMs, options.figuresMs);
     this.factory = new EnvFactory(db, options.threads);
+    this.lease = new ServerLease(db);
     this.sessions = new Sessions(options, (session) => {
       const episode = session.episode;
       if (episode) this.finish(episode, "abandoned");
@@ -74,24 +78,39 @@ export class EnvService {
   /**
    * Episodes left `live` by a server that died with them (or lost its client without noticing): any live episode
    * of any server with nothing stored for twice the idle timeout, except this server's own, is abandoned, with the
-   * steps it has. Run at start and then every idle timeout, so several servers may share one database.
+   * steps it has. Run every idle timeout, so several servers may share one database.
    */
   async abandonStale(): Promise<number> {
-    const own = [...this.unsettled].filter((e) => !e.done).map((e) => e.trajectoryId);
     const cutoff = sqlDate(new Date(Date.now() - 2 * this.sessions.limits.idleMs));
+    return this.abandonLive(Prisma.sql`
+      AND COALESCE((SELECT MAX(s."createdAt") FROM "Step" s WHERE s."trajectoryId" = "Trajectory"."id"),
+                   "Trajectory"."createdAt") < ${cutoff}`);
+  }
+
+  /**
+   * At start, before serving: with no other environment server alive on this database (serverLease.ts), every
+   * live episode was left by a dead one, this server's earlier self after a kill -9 among them, and is abandoned
+   * now; beside live servers, only the stale ones are.
+   */
+  async abandonLeftLive(): Promise<number> {
+    await this.lease.start();
+    if (await this.lease.othersAlive()) return this.abandonStale();
+    return this.abandonLive(Prisma.empty);
+  }
+
+  private abandonLive(condition: Prisma.Sql): Promise<number> {
+    const own = [...this.unsettled].filter((e) => !e.done).map((e) => e.trajectoryId);
     const notOwn = own.length > 0 ? Prisma.sql`AND "id" NOT IN (${Prisma.join(own)})` : Prisma.empty;
     return this.db.$executeRaw`
       UPDATE "Trajectory" SET "status" = 'abandoned',
          "length" = (SELECT COUNT(*) FROM "Step" s WHERE s."trajectoryId" = "Trajectory"."id"),
          "totalReward" = COALESCE((SELECT SUM(s."reward") FROM "Step" s WHERE s."trajectoryId" = "Trajectory"."id"), 0)
-       WHERE "status" = 'live' ${notOwn}
-         AND COALESCE((SELECT MAX(s."createdAt") FROM "Step" s WHERE s."trajectoryId" = "Trajectory"."id"),
-                      "Trajectory"."createdAt") < ${cutoff}`;
+       WHERE "status" = 'live' ${notOwn} ${condition}`;
   }
 
-  /** Abandons stale episodes now and every idle timeout from now on. */
+  /** Abandons what dead servers left live now, and stale episodes every idle timeout from now on. */
   async watchStale(): Promise<void> {
-    await this.abandonStale();
+    await this.abandonLeftLive();
     this.staleSweeper = setInterval(
       () => void this.abandonStale().catch((error) => logFailure("abandoning stale episodes", error)),
       Math.max(1_000, this.sessions.limits.idleMs),
@@ -122,8 +141,8 @@ export class EnvService {
     return next;
   }
 
-  open(kind: SessionKind, tag?: Record<string, unknown>): Session {
-    return this.sessions.add(kind, tag);
+  open(kind: SessionKind, client: string, tag?: Record<string, unknown>): Session {
+    return this.sessions.add(kind, client, tag);
   }
 
   close(session: Session): void {
@@ -189,20 +208,16 @@ export class EnvService {
     let reply: StepReply;
     try {
       const built = await this.factory.create(domainName, mode, run.config);
-      const { task, member } =
-        data.task_id !== undefined
-          ? { task: await taskById(this.db, built.domain, data.task_id), member: null }
-          : data.seed !== undefined
-            ? { task: taskBySeed(built.domain, data.seed), member: null }
-            : await this.feed(run, built.domain).next(data.group);
+      const { task, member } = await this.pickTask(run, built.domain, data);
       const version = data.policy_version ?? (await this.currentVersion(run.id));
       episode = new Episode({
         episodeId,
         runId: run.id,
-        task,
+        task: heldOutUnlessEvaluation(task, data.evaluation === true),
         mode,
         version,
         group: data.group !== undefined ? member : null,
+        evaluation: data.evaluation === true,
         recorder: this.recorder,
         ...built,
       });
@@ -221,13 +236,20 @@ export class EnvService {
     return { ...reply, metadata: this.metadata(episode) };
   }
 
+  /** The task a reset names (by id, by split and index, by seed), else the curriculum's next one. */
+  private async pickTask(run: ExternalRun, domain: TrainingDomain, data: ResetData) {
+    if (data.task_id !== undefined)
+      return { task: await taskById(this.db, domain, data.task_id), member: null };
+    if (data.split !== undefined && data.index !== undefined)
+      return { task: domain.task(data.split, data.index), member: null };
+    if (data.seed !== undefined) return { task: taskBySeed(domain, data.seed), member: null };
+    return this.feed(run, domain).next(data.group);
+  }
+
   private async stepEpisode(session: Session, input: unknown): Promise<StepReply> {
     const episode = session.episode;
     if (!episode) throw new EnvServerError("NOT_RESET", "no episode in this session: reset first");
-    // A bare string is accepted as the action itself (AgentGym-style clients send one).
-    const parsed = Action.safeParse(typeof input === "string" ? { action: input } : input);
-    if (!parsed.success) throw validationError(parsed.error, "bad action");
-    const reply = await episode.step(parsed.data);
+    const reply = await episode.step(readStepInput(input));
     session.touch();
     if (episode.done) this.finish(episode, "done");
     if (episode.done && session.kind === "http") {
@@ -257,11 +279,28 @@ export class EnvService {
     };
   }
 
-  /** The ended HTTP episode's state, or the session holding the live one. */
-  httpSession(episodeId: string): Session | { ended: EpisodeState } {
-    const ended = this.ended.get(episodeId);
+  /**
+   * The ended HTTP episode's state, or the session holding the live one. Without an id, the client's most recent
+   * HTTP episode (undefined when it started none).
+   */
+  httpSession(episodeId: string | undefined, client: string): Session | { ended: EpisodeState } | undefined {
+    const id = episodeId ?? this.sessions.latestEpisode(client);
+    if (id === undefined) return undefined;
+    const ended = this.ended.get(id);
     if (ended) return { ended };
-    return this.sessions.byEpisodeId(episodeId);
+    return this.sessions.byEpisodeId(id);
+  }
+
+  /** Ends an HTTP episode and frees its slot; a live one is recorded as abandoned. */
+  closeHttp(episodeId: string | undefined, client: string): { episode_id: string; status: string } {
+    const found = this.httpSession(episodeId, client);
+    if (!found)
+      throw new EnvServerError("UNKNOWN_EPISODE", "no episode_id given, and you have no HTTP episode here");
+    if ("ended" in found) return { episode_id: found.ended.episode_id ?? "", status: "done" };
+    const id = found.episode?.id ?? "";
+    const done = found.episode?.done === true;
+    this.sessions.close(found, done ? "ended" : "was closed by its client and abandoned");
+    return { episode_id: id, status: done ? "done" : "abandoned" };
   }
 
   private finish(episode: Episode, how: "done" | "abandoned"): void {
@@ -321,6 +360,8 @@ export class EnvService {
     await this.indexing;
     await this.factory.close();
     await this.writer.close();
+    // Last: until its episodes are stored as abandoned, a server starting beside this one must see it alive.
+    await this.lease.stop();
   }
 
   /** Waits until every episode's steps and outcome are stored and the curves redrawn. */

@@ -1,9 +1,11 @@
 /**
  * Sessions: what holds one of the server's slots (a WebSocket connection, an HTTP episode, an AgentGym
- * environment id), each with at most one episode at a time. The cap counts slots; an idle slot is freed after the
- * idle timeout and its episode recorded as abandoned.
+ * environment id), each with at most one episode at a time. The cap counts slots, and each client (callers.ts)
+ * may hold only its share of them. An idle slot is freed after the idle timeout; an idle HTTP episode is freed
+ * sooner when the server is full, least recently used first. Either way its episode is recorded as abandoned.
  */
 import { randomUUID } from "node:crypto";
+import { LRUCache } from "lru-cache";
 import type { Episode } from "./episode";
 import { EnvServerError } from "./errors";
 
@@ -21,6 +23,8 @@ export class Session {
 
   constructor(
     readonly kind: SessionKind,
+    /** Who opened it (callers.ts): the per-client cap and the HTTP routes' default episode go by it. */
+    readonly client: string,
     /** Protocol-specific data, e.g. the AgentGym environment's number and defaults for its resets. */
     readonly tag: Record<string, unknown> = {},
   ) {}
@@ -33,20 +37,35 @@ export class Session {
 export interface SessionLimits {
   maxSessions: number;
   idleMs: number;
+  /** Slots one client may hold at once; three quarters of the cap when unset, so others always get in. */
+  maxSessionsPerClient?: number;
+}
+
+/** A client's share of the slots when none is set. */
+export function defaultPerClient(maxSessions: number): number {
+  return Math.max(1, Math.ceil((maxSessions * 3) / 4));
 }
 
 export class Sessions {
   private readonly open = new Map<string, Session>();
+  private readonly perClient = new Map<string, number>();
   /** HTTP episodes by the id the client addresses them by. */
   private readonly byEpisode = new Map<string, Session>();
-  /** Why an episode id is no longer served (ended, idled out), for a clear answer; bounded. */
+  /** Each client's most recent HTTP episode: OpenEnv's HTTP clients step and read /state without an id. */
+  private readonly latest = new LRUCache<string, string>({ max: 10_000 });
+  /** Why an episode id is no longer served (ended, idled out, evicted), for a clear answer; bounded. */
   private readonly gone = new Map<string, string>();
   private readonly sweeper: NodeJS.Timeout;
+  readonly clientCap: number;
 
   constructor(
     readonly limits: SessionLimits,
     private readonly abandon: (session: Session) => void,
   ) {
+    this.clientCap = Math.min(
+      limits.maxSessions,
+      limits.maxSessionsPerClient ?? defaultPerClient(limits.maxSessions),
+    );
     this.sweeper = setInterval(() => this.sweep(), Math.max(50, Math.min(1_000, limits.idleMs / 4)));
     this.sweeper.unref();
   }
@@ -59,19 +78,57 @@ export class Sessions {
     return [...this.open.values()];
   }
 
-  add(kind: SessionKind, tag?: Record<string, unknown>): Session {
-    if (this.open.size >= this.limits.maxSessions)
+  add(kind: SessionKind, client: string, tag?: Record<string, unknown>): Session {
+    this.makeRoom(client);
+    const session = new Session(kind, client, tag);
+    this.open.set(session.id, session);
+    this.perClient.set(client, (this.perClient.get(client) ?? 0) + 1);
+    return session;
+  }
+
+  /**
+   * A slot for the client: past its share, its own least recently used idle HTTP episode goes; past the cap,
+   * anyone's. A WebSocket or AgentGym session is never taken: its client still holds it open.
+   */
+  private makeRoom(client: string): void {
+    if ((this.perClient.get(client) ?? 0) >= this.clientCap && !this.evictIdleHttp(client))
+      throw new EnvServerError(
+        "CAPACITY_REACHED",
+        `you hold ${this.clientCap} sessions, a client's share of this server's ${this.limits.maxSessions}: close one (POST /close for an HTTP episode) or retry later`,
+      );
+    if (this.open.size >= this.limits.maxSessions && !this.evictIdleHttp())
       throw new EnvServerError(
         "CAPACITY_REACHED",
         `all ${this.limits.maxSessions} sessions are in use; close one or retry later`,
       );
-    const session = new Session(kind, tag);
-    this.open.set(session.id, session);
-    return session;
+  }
+
+  private evictIdleHttp(client?: string): boolean {
+    let oldest: Session | undefined;
+    for (const s of this.open.values())
+      if (
+        s.kind === "http" &&
+        s.inFlight === 0 &&
+        (client === undefined || s.client === client) &&
+        (oldest === undefined || s.lastActive < oldest.lastActive)
+      )
+        oldest = s;
+    if (!oldest) return false;
+    this.close(
+      oldest,
+      "was abandoned: the server was full and it was the least recently used idle HTTP episode (POST /close frees a slot)",
+    );
+    return true;
   }
 
   bindEpisode(session: Session, episodeId: string): void {
     this.byEpisode.set(episodeId, session);
+    if (session.kind === "http") this.latest.set(session.client, episodeId);
+  }
+
+  /** The client's most recent HTTP episode id, if it started one. */
+  latestEpisode(client: string): string | undefined {
+    return this.latest.get(client);
   }
 
   /** The HTTP session of an episode id, or why there is none. */
@@ -90,6 +147,9 @@ export class Sessions {
     if (session.closed) return;
     session.closed = true;
     this.open.delete(session.id);
+    const held = (this.perClient.get(session.client) ?? 1) - 1;
+    if (held > 0) this.perClient.set(session.client, held);
+    else this.perClient.delete(session.client);
     this.abandon(session);
     const id = session.episode?.id;
     if (id !== undefined && this.byEpisode.get(id) === session) {

@@ -40,3 +40,16 @@ export async function taskById(db: Db, domain: TrainingDomain, id: string): Prom
     ...(row.parentId ? { parentId: row.parentId } : {}),
   };
 }
+
+/**
+ * Test-split tasks are held out: a trainer that trained on them would report success on the tasks it learnt. Only a
+ * reset that says it is an evaluation may play one.
+ */
+export function heldOutUnlessEvaluation(task: Task, evaluation: boolean): Task {
+  if (task.split === "test" && !evaluation)
+    throw new EnvServerError(
+      "VALIDATION_ERROR",
+      `task ${task.id} is a test-split task, held out for evaluation: send evaluation: true in the reset to play it`,
+    );
+  return task;
+}
