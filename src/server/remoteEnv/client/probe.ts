@@ -14,10 +14,10 @@ export interface ProbedTask {
   observation: Observation;
 }
 
-/** The split whose range holds the environment's task number (train when neither does). */
+/** The split whose range holds the environment's task number: train where the ranges overlap or neither does. */
 export function splitOfNumber(spec: RemoteEnvSpec, number: number): Split {
-  const test = spec.tasks.test;
-  return number >= test.first && number < test.first + test.count ? "test" : "train";
+  const within = (r: { first: number; count: number }) => number >= r.first && number < r.first + r.count;
+  return !within(spec.tasks.train) && within(spec.tasks.test) ? "test" : "train";
 }
 
 /**
@@ -46,13 +46,13 @@ export function instructionOf(
 export async function probeTask(
   spec: RemoteEnvSpec,
   number: number,
-  options: { log?: (line: string) => void; release?: Release } = {},
+  options: { log?: (line: string) => void; release?: Release; split?: Split } = {},
 ): Promise<ProbedTask> {
   const release = options.release ?? (await slotsFor(spec.name, spec.concurrency).acquire());
   const client = PROTOCOL_CLIENTS[spec.protocol];
   const episode = new RemoteEpisode(spec, client, options.log ? { log: options.log } : {});
   try {
-    const first = await episode.start({ number, split: splitOfNumber(spec, number) });
+    const first = await episode.start({ number, split: options.split ?? splitOfNumber(spec, number) });
     const served = await episode.instruction();
     return {
       instruction: instructionOf(spec, first, served, client.instructionPattern),
