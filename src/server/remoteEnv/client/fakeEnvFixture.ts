@@ -9,6 +9,7 @@
  * at position 2 or more (0 before); anything else is invalid and changes nothing.
  */
 import http from "node:http";
+import https from "node:https";
 import type { AddressInfo, Socket } from "node:net";
 import { type WebSocket, WebSocketServer } from "ws";
 
@@ -58,8 +59,12 @@ export class FakeEnvServer {
     return `Walk to position 2 on track ${task}, then finish.`;
   }
 
+  /** Serves over TLS (https, wss) with this key and certificate when given. */
+  tls: { key: string; cert: string } | undefined;
+
   async start(port = 0): Promise<void> {
-    const server = http.createServer((req, res) => void this.handle(req, res));
+    const handler = (req: http.IncomingMessage, res: http.ServerResponse) => void this.handle(req, res);
+    const server = this.tls ? https.createServer(this.tls, handler) : http.createServer(handler);
     const wss = new WebSocketServer({ noServer: true });
     server.on("connection", (socket) => {
       this.sockets.add(socket);
@@ -78,7 +83,7 @@ export class FakeEnvServer {
     this.server = server;
     this.wss = wss;
     this.port = (server.address() as AddressInfo).port;
-    this.url = `http://127.0.0.1:${this.port}`;
+    this.url = `${this.tls ? "https" : "http"}://127.0.0.1:${this.port}`;
   }
 
   /** Like kill -9 and a restart: every connection cut, every session forgotten, the port closed for `downMs`. */
@@ -339,8 +344,9 @@ const ROUTES: Record<string, Route> = {
   },
 };
 
-export async function startFakeEnv(): Promise<FakeEnvServer> {
+export async function startFakeEnv(tls?: { key: string; cert: string }): Promise<FakeEnvServer> {
   const fake = new FakeEnvServer();
+  fake.tls = tls;
   await fake.start();
   return fake;
 }

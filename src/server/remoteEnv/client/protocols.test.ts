@@ -3,6 +3,10 @@
  * (observations, actions, reward, success, validity), the bearer token on every request and on the WebSocket
  * upgrade, every session closed afterwards, and the instruction read where each protocol keeps it.
  */
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { REMOTE_PROTOCOLS } from "@/core/envs/remote/spec";
 import { type FakeEnvServer, GAME_ACTIONS, startFakeEnv } from "./fakeEnvFixture";
@@ -85,4 +89,53 @@ it("keeps AgentGym sessions between episodes: one /create serves episode after e
     await env.close();
   }
   expect(fake.seen.creates - creates).toBe(1);
+});
+
+it("speaks TLS: https and wss URLs", async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "remote-env-tls-"));
+  const [key, cert] = [path.join(dir, "key.pem"), path.join(dir, "cert.pem")];
+  execFileSync(
+    "openssl",
+    [
+      ...["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"],
+      ...["-keyout", key, "-out", cert, "-days", "1", "-subj", "/CN=127.0.0.1"],
+      ...["-addext", "subjectAltName=IP:127.0.0.1"],
+    ],
+    { stdio: "ignore" },
+  );
+  const secure = await startFakeEnv({
+    key: fs.readFileSync(key, "utf8"),
+    cert: fs.readFileSync(cert, "utf8"),
+  });
+  // The certificate is self-signed: trusted for this test only (Node reads the setting at each TLS connection).
+  const before = process.env.NODE_TLS_REJECT_UNAUTHORIZED;
+  process.env.NODE_TLS_REJECT_UNAUTHORIZED = "0";
+  try {
+    for (const protocol of ["openenv-ws", "agentgym-webshop"] as const) {
+      const spec = fakeSpec(secure, protocol, {
+        url: `${secure.url.replace(/^https/, protocol === "openenv-ws" ? "wss" : "https")}${protocol === "openenv-ws" ? "/openenv" : "/webshop"}`,
+      });
+      expect((await playToEnd(new RemoteEnvironment(spec, numberOf))).at(-1)?.success).toBe(true);
+    }
+  } finally {
+    if (before === undefined) delete process.env.NODE_TLS_REJECT_UNAUTHORIZED;
+    else process.env.NODE_TLS_REJECT_UNAUTHORIZED = before;
+    await closeIdleSessions();
+    await secure.stop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+it("a reset during an episode ends it and plays the new one in the same slot", async () => {
+  const spec = fakeSpec(fake, "openenv-ws", { token: "s3cret", concurrency: 1 });
+  const env = new RemoteEnvironment(spec, numberOf);
+  const openBefore = fake.open;
+  await env.reset(task(1));
+  await env.step("forward");
+  expect((await env.reset(task(2))).text).toContain("track 102: you stand at 0");
+  expect(openEpisodes(spec.name).open).toBe(1);
+  expect(fake.open).toBe(openBefore + 1);
+  await env.close();
+  await env.close();
+  expect(openEpisodes(spec.name).open).toBe(0);
 });

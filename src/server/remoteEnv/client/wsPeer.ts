@@ -43,7 +43,9 @@ export class WsPeer {
   /** Opens `<url>/ws` with the bearer token on the upgrade; a refused upgrade says its status and body. */
   static connect(spec: RemoteEnvSpec, timeoutMs: number): Promise<WsPeer> {
     const url = `${wsBase(spec.url)}/ws`;
-    const where = `WebSocket ${url}`;
+    const shown = new URL(url);
+    // Failures are logged and shown: never with credentials someone put in the URL.
+    const where = `WebSocket ${shown.origin}${shown.pathname}`;
     return new Promise((resolve, reject) => {
       const ws = new WebSocket(url, { headers: authHeaders(spec), handshakeTimeout: timeoutMs });
       const timer = setTimeout(() => {
