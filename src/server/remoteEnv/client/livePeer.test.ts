@@ -11,7 +11,7 @@ import { getRealDomain } from "@/core/envs/registry";
 import type { RemoteEnvSpecInput, RemoteProtocol } from "@/core/envs/remote/spec";
 import { RemoteEnvSpec } from "@/core/envs/remote/spec";
 import { rollout } from "@/core/rollout";
-import type { Environment, Task } from "@/core/types";
+import type { Environment, Step, Task } from "@/core/types";
 import { createTestDb, type TestDb } from "../../../../tests/helpers/testDb";
 import { type EnvServer, startEnvServer } from "../../envServer/server";
 import { checkHealth } from "./health";
@@ -23,17 +23,14 @@ import { RemoteEnvironment } from "./remoteEnvironment";
 let t: TestDb;
 let server: EnvServer;
 
+const start = (port: number) =>
+  startEnvServer(t.db, { port, threads: 0, figuresMs: 20, indexEveryMs: 0, databaseUrl: t.url });
+
 beforeAll(async () => {
   t = await createTestDb();
   process.env.DREAMGYM_DATA_DIR = t.dir;
   process.env.LANCEDB_DIR = path.join(t.dir, "lancedb");
-  server = await startEnvServer(t.db, {
-    port: 0,
-    threads: 0,
-    figuresMs: 20,
-    indexEveryMs: 0,
-    databaseUrl: t.url,
-  });
+  server = await start(0);
 }, 120_000);
 
 afterAll(async () => {
@@ -127,6 +124,49 @@ it("sends a test task as a test task (split, index, evaluation)", async () => {
   const first = await env.reset(task);
   await env.close();
   expect(first.text).toBe((await domain.createEnvironment().reset(task)).text);
+});
+
+it("recovers from a restart of the server mid-episode (every session lost) by the rebuild", async () => {
+  for (const peer of PEERS) {
+    const domain = getRealDomain(peer.domain);
+    const task = domain.task("train", 7);
+    const env = new RemoteEnvironment(spec(peer), numberOf);
+    const local = domain.createEnvironment();
+    const policy = domain.expert();
+    const steps: Step[] = [];
+    let observation = await env.reset(task);
+    expect(observation.text).toBe((await local.reset(task)).text);
+    for (let i = 0; i < 3; i++) {
+      // The server goes away (its sessions with it) and comes back on the same port while this step is asked.
+      let back: Promise<EnvServer> | undefined;
+      if (i === 1) {
+        const port = server.port;
+        await server.close();
+        back = start(port);
+      }
+      const { action } = await policy.act(task, steps, observation);
+      const [remote, mirror] = [await env.step(action), await local.step(action)];
+      if (back) server = await back;
+      expect([remote.observation.text, remote.reward, remote.done]).toEqual([
+        mirror.observation.text,
+        mirror.reward,
+        mirror.done,
+      ]);
+      steps.push({
+        state: observation,
+        action,
+        next: remote.observation,
+        reward: remote.reward,
+        done: remote.done,
+        success: remote.success,
+        valid: remote.valid,
+      });
+      observation = remote.observation;
+      if (remote.done) break;
+    }
+    expect(env.rebuilds, peer.protocol).toBe(1);
+    await env.close();
+  }
 });
 
 it("reports what a remote step costs beyond an in-process one", () => {
