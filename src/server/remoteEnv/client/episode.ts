@@ -27,7 +27,7 @@ export class RemoteEpisode {
   private malformed = 0;
   /** False from a request's start until it succeeds: only a session whose last request went well is kept. */
   private healthy = false;
-  /** Times this episode was rebuilt by replay. */
+  /** Times the current episode was rebuilt by replay. */
   rebuilds = 0;
 
   constructor(
@@ -36,15 +36,12 @@ export class RemoteEpisode {
     private readonly options: EpisodeOptions = {},
   ) {}
 
-  get steps(): number {
-    return this.actions.length;
-  }
-
   async start(target: ResetTarget): Promise<RemoteObservation> {
     this.target = target;
     this.actions = [];
     this.texts = [];
     this.malformed = 0;
+    this.rebuilds = 0;
     const first = await this.retry(`reset to task ${target.number}`, () => this.resetFresh(target));
     this.malformed = 0;
     this.texts.push(first.text);

@@ -5,6 +5,7 @@
 export type { HealthReport } from "./health";
 export { checkHealth } from "./health";
 export { openEpisodes } from "./limiter";
+export { closeIdleSessions } from "./pool";
 export type { ProbedTask } from "./probe";
 export { probeTask, splitOfNumber } from "./probe";
 export type { RemoteEnvironmentOptions } from "./remoteEnvironment";
