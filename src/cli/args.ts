@@ -1,4 +1,5 @@
 import { InvalidArgumentError } from "commander";
+import { DomainName } from "@/core/envs/names";
 import { config } from "@/env";
 import { getDb } from "@/server/db";
 import { migrateDeploy } from "@/server/migrate";
@@ -31,6 +32,13 @@ export function choice<T extends string>(options: readonly T[]) {
     }
     return value as T;
   };
+}
+
+/** A domain's name as domains are named (built in, remote or imported); whether it exists is the command's to say. */
+export function domainName(value: string): string {
+  const parsed = DomainName.safeParse(value);
+  if (!parsed.success) throw new InvalidArgumentError(parsed.error.issues[0]?.message ?? "invalid domain");
+  return parsed.data;
 }
 
 export function printJson(value: unknown) {

@@ -1,5 +1,6 @@
 import { Command } from "commander";
 import { registerDataCommands } from "./commands/data";
+import { registerDomainCommands } from "./commands/domains";
 import { registerExperienceCommands } from "./commands/experience";
 import { registerRetentionCommands } from "./commands/retention";
 import { registerTrainCommands } from "./commands/train";
@@ -12,6 +13,7 @@ const program = new Command()
   );
 
 registerDataCommands(program);
+registerDomainCommands(program);
 registerRetentionCommands(program);
 registerExperienceCommands(program);
 registerTrainCommands(program);

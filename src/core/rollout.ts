@@ -9,6 +9,8 @@ export interface Episode {
   logprobs: (number | undefined)[];
   /** What the environment said besides the outcome, per step (a synthetic step's model, latency, neighbours). */
   infos: (Record<string, unknown> | undefined)[];
+  /** Times the environment broke this episode before it was played through (remote environments only). */
+  environmentBreaks?: number;
 }
 
 /**
@@ -21,6 +23,14 @@ export async function rollout(
   task: Task,
   maxSteps: number,
 ): Promise<Episode> {
+  try {
+    return await play(env, policy, task, maxSteps);
+  } finally {
+    await env.close?.();
+  }
+}
+
+async function play(env: Environment, policy: Policy, task: Task, maxSteps: number): Promise<Episode> {
   let observation = await env.reset(task);
   const steps: Step[] = [];
   const logprobs: (number | undefined)[] = [];

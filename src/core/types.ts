@@ -54,6 +54,11 @@ export interface Environment {
   readonly domain: string;
   reset(task: Task): Promise<Observation>;
   step(action: string): Promise<StepResult>;
+  /**
+   * Ends the episode, done or not. Environments that hold something outside the process (a remote environment's
+   * session and its slot under the environment's concurrency limit) release it here; rollout() always calls it.
+   */
+  close?(): Promise<void>;
 }
 
 /** One step of an episode as the agent lived it. */

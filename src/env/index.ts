@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 import { BACKENDS } from "@/core/backends";
+import { RemoteEnvSpec } from "@/core/envs/remote/spec";
 import { databaseUrl, databaseUrlProblem } from "./database";
 import { listFromEnv, Origin, ProxyAddress } from "./trust";
 
@@ -144,6 +145,11 @@ export const ConfigSchema = z.object({
       token: z.string().min(16, "the env server token must be at least 16 characters").optional(),
     })
     .prefault({}),
+  /**
+   * Real environments that run outside the app, as domains (src/core/envs/remote/spec.ts): registered here they
+   * need no registration in the UI or the CLI, and cannot be removed there.
+   */
+  remoteDomains: z.array(RemoteEnvSpec).default([]),
 });
 export type Config = z.infer<typeof ConfigSchema>;
 

@@ -1,6 +1,5 @@
 import type { Command } from "commander";
 import { REAL_DOMAIN_NAMES } from "@/core/envs/names";
-import { getRealDomain } from "@/core/envs/registry";
 import { OpenAIPolicy } from "@/core/policy/openaiPolicy";
 import { DEFAULT_IMPORT_FORMAT, IMPORT_FORMATS, type ImportFormat } from "@/core/trajectories/formats";
 import { SPLITS, type Split } from "@/core/types";
@@ -9,12 +8,13 @@ import { auditStores } from "@/server/audit/audit";
 import { collectOffline } from "@/server/collect/collectOffline";
 import { seedDemoIfEmpty } from "@/server/demo/seedDemo";
 import { createLlm } from "@/server/experience/backends";
+import { loadRealDomain } from "@/server/remoteEnv/load";
 import { reconcile } from "@/server/replay/reconcile";
 import { withReplayBuffer } from "@/server/replay/sharedReplayBuffer";
 import { indexPending, rebuildIndex } from "@/server/replay/syncSteps";
 import { exportTrajectoriesFile } from "@/server/trajectories/exportTrajectories";
 import { importTrajectoriesFile } from "@/server/trajectories/importTrajectories";
-import { choice, database, nonNegativeInt, positiveInt, printJson, probability } from "../args";
+import { choice, database, domainName, nonNegativeInt, positiveInt, printJson, probability } from "../args";
 import { progressBar } from "../progress";
 
 const POLICIES = ["expert", "random", "noisy"] as const;
@@ -23,7 +23,11 @@ const EVAL_POLICIES = [...POLICIES, "openai"] as const;
 
 function addRolloutOptions(command: Command, policies: readonly string[] = POLICIES) {
   return command
-    .requiredOption("--domain <domain>", `one of ${REAL_DOMAIN_NAMES.join(", ")}`, choice(REAL_DOMAIN_NAMES))
+    .requiredOption(
+      "--domain <domain>",
+      `${REAL_DOMAIN_NAMES.join(", ")}, or a remote domain (npm run cli -- domains)`,
+      domainName,
+    )
     .requiredOption("--policy <policy>", `one of ${policies.join(", ")}`, choice(policies))
     .requiredOption("--episodes <n>", "number of episodes", positiveInt)
     .option("--epsilon <p>", "probability of a random action for the noisy policy", probability, 0.3)
@@ -97,10 +101,12 @@ export function registerDataCommands(program: Command) {
     .option("--split <split>", "train or test", choice(SPLITS), "test")
     .action(async (options) => {
       const bar = progressBar(`evaluate ${options.domain}/${options.policy}`, options.episodes);
+      const db = await database();
       const agent =
         options.policy === "openai"
-          ? (() => {
-              const domain = getRealDomain(options.domain);
+          ? await (async () => {
+              const domain = await loadRealDomain(db, options.domain, []);
+              if (!domain) throw new Error(`domain "${options.domain}" has no real environment`);
               const llm = createLlm(config(), config().openai.models.policy).withLane("policy");
               const policy = new OpenAIPolicy(llm, (task, obs) => domain.candidateActions(task, obs));
               // Episodes overlap up to the endpoint's in-flight limit (results do not depend on it).
@@ -108,6 +114,7 @@ export function registerDataCommands(program: Command) {
             })()
           : undefined;
       const summary = await collectOffline(null, options, {
+        registry: db,
         onProgress: (done) => bar.update(done),
         ...(agent ? { agent } : {}),
       });

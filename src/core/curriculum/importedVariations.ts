@@ -5,8 +5,7 @@
  * ... June?" give "... Alice ... June?": a task the logs do not show, made of parts they do, which the experience
  * model can ground. A variation starts from its root task's first logged state (ImportedDomain.initialState).
  */
-import type { ImportedDomain } from "../envs/imported/importedDomain";
-import type { Task } from "../types";
+import type { Split, Task } from "../types";
 import type { Rng } from "../util/random";
 import { assertCount, assertVariable, type TaskGenerator, variationMeta } from "./generator";
 
@@ -19,7 +18,14 @@ const isSlot = (word: string, position: number) =>
 
 const words = (instruction: string) => instruction.split(/\s+/).filter((w) => w !== "");
 
-export function importedTaskGenerator(domain: ImportedDomain): TaskGenerator {
+/** What the generator reads of a domain: its train tasks' instructions (an imported domain's, or a remote one's seed tasks). */
+export interface InstructionSource {
+  readonly name: string;
+  tasks(split: Split, count: number): Task[];
+  taskCount(split: Split): number;
+}
+
+export function importedTaskGenerator(domain: InstructionSource): TaskGenerator {
   const instructions = domain.tasks("train", domain.taskCount("train")).map((t) => t.instruction);
   return {
     name: "imported-recombination-v1",

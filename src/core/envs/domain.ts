@@ -21,6 +21,16 @@ export interface RealDomain {
   random(seed: number): Policy;
   /** The expert, but with probability epsilon a random candidate action instead. */
   noisy(seed: number, epsilon: number): Policy;
+  /**
+   * The task's first observation without opening an episode, where the domain keeps it (a remote environment,
+   * whose every reset costs a request and a slot); else the synthetic environment resets a real one for it.
+   */
+  initialState?(task: Task): Promise<Observation>;
+  /**
+   * Whether the real environment can play this task. Absent: every task. A remote environment plays only its own
+   * numbered tasks, not the curriculum's variations, which then live in the synthetic environment alone.
+   */
+  playable?(task: Task): boolean;
 }
 
 /** Identity and lineage of a task built around a goal (a seed task or a curriculum variation). */

@@ -1,4 +1,5 @@
 import type { RealDomain } from "../envs/domain";
+import { replayIfBroken } from "../envs/remote/faults";
 import type { StepResult, Task } from "../types";
 
 /**
@@ -12,18 +13,30 @@ export async function realAnswers(
   actions: string[],
 ): Promise<(StepResult | undefined)[]> {
   if (task.goal === undefined) return actions.map(() => undefined);
+  return replayIfBroken(() => answersOnce(domain, task, actions));
+}
+
+async function answersOnce(
+  domain: RealDomain,
+  task: Task,
+  actions: string[],
+): Promise<(StepResult | undefined)[]> {
   const env = domain.createEnvironment();
-  await env.reset(task);
-  const answers: (StepResult | undefined)[] = [];
-  let ended = false;
-  for (const action of actions) {
-    if (ended) {
-      answers.push(undefined);
-      continue;
+  try {
+    await env.reset(task);
+    const answers: (StepResult | undefined)[] = [];
+    let ended = false;
+    for (const action of actions) {
+      if (ended) {
+        answers.push(undefined);
+        continue;
+      }
+      const result = await env.step(action);
+      answers.push(result);
+      ended = result.done;
     }
-    const result = await env.step(action);
-    answers.push(result);
-    ended = result.done;
+    return answers;
+  } finally {
+    await env.close?.();
   }
-  return answers;
 }

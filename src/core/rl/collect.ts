@@ -3,6 +3,7 @@
  * with a per-episode view of the policy that records each decision as it is made.
  */
 
+import { replayIfBroken } from "../envs/remote/faults";
 import type { DecisionEpisode } from "../policy/decision";
 import type { LinearPolicy } from "../policy/linearPolicy";
 import type { LinearValue } from "../policy/value";
@@ -38,10 +39,20 @@ export async function collectEpisode(
   episodeKey: string,
   value?: LinearValue,
 ): Promise<CollectedEpisode> {
-  const agent = policy.episode(episodeKey);
-  const episode = await rollout(env, agent, task, maxSteps);
-  if (value) for (const d of agent.decisions) d.value = value.predict(d.state);
-  return { episode, decisions: toDecisionEpisode(episode, agent.decisions) };
+  let breaks = 0;
+  // A broken episode is played again from its start: the episode's own stream makes it the same episode.
+  return replayIfBroken(
+    async () => {
+      const agent = policy.episode(episodeKey);
+      const episode = await rollout(env, agent, task, maxSteps);
+      if (breaks > 0) episode.environmentBreaks = breaks;
+      if (value) for (const d of agent.decisions) d.value = value.predict(d.state);
+      return { episode, decisions: toDecisionEpisode(episode, agent.decisions) };
+    },
+    () => {
+      breaks++;
+    },
+  );
 }
 
 /** A GRPO group: `size` episodes of one task, each with its own sampling stream. */

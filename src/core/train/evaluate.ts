@@ -1,3 +1,4 @@
+import { replayIfBroken } from "../envs/remote/faults";
 import { type WebshopVerdict, webshopVerdictOf } from "../envs/shop/webshopVerdict";
 import type { LinearPolicy } from "../policy/linearPolicy";
 import { type Episode, rollout } from "../rollout";
@@ -17,6 +18,11 @@ export interface EvaluationResult {
   webshopSuccessRate?: number;
   /** Mean reward under WebShop's own rule; present with webshopSuccessRate. */
   webshopMeanReward?: number;
+  /**
+   * Times a remote environment broke an evaluation episode, which was then played again from its start (never
+   * counted as a failure of the policy); absent when none was.
+   */
+  environmentBreaks?: number;
   /** The experience model's mean confidence over the steps, when every step reported one (synthetic episodes). */
   meanConfidence?: number;
   /**
@@ -77,11 +83,21 @@ export async function playEvaluation(
   // The rollout engine's: episodes in flight together, each with its own stream, so the limit changes nothing.
   return concurrently(tasks.length, options.concurrency ?? 1, (i) => {
     const task = tasks[i]!;
-    const agent = policy.episode(`${options.key ?? "eval"}:${task.id}`, {
-      greedy: options.greedy ?? false,
-      record: false,
-    });
-    return rollout(makeEnv(), agent, task, domain.maxSteps);
+    let breaks = 0;
+    return replayIfBroken(
+      async () => {
+        const agent = policy.episode(`${options.key ?? "eval"}:${task.id}`, {
+          greedy: options.greedy ?? false,
+          record: false,
+        });
+        const episode = await rollout(makeEnv(), agent, task, domain.maxSteps);
+        if (breaks > 0) episode.environmentBreaks = breaks;
+        return episode;
+      },
+      () => {
+        breaks++;
+      },
+    );
   });
 }
 
@@ -94,6 +110,8 @@ export function summarise(episodes: readonly Episode[]): EvaluationResult {
     meanReward: episodes.reduce((sum, e) => sum + e.totalReward, 0) / n,
     transitions: episodes.reduce((sum, e) => sum + e.steps.length, 0),
   };
+  const breaks = environmentBreaks(episodes);
+  if (breaks > 0) result.environmentBreaks = breaks;
   const confidences = episodes.flatMap((e) => e.infos.map((info) => info?.confidence));
   if (confidences.length > 0 && confidences.every((c) => typeof c === "number"))
     result.meanConfidence = (confidences as number[]).reduce((a, b) => a + b, 0) / confidences.length;
@@ -128,4 +146,9 @@ export interface ProxyMetrics {
   judged?: number;
   /** Episodes it gave no usable verdict on (counted, never guessed). */
   judgeFailures?: number;
+}
+
+/** Times the environment broke these episodes before each was played through (remote environments). */
+export function environmentBreaks(episodes: readonly Episode[]): number {
+  return episodes.reduce((sum, e) => sum + (e.environmentBreaks ?? 0), 0);
 }

@@ -1,5 +1,5 @@
 import type { RealDomain } from "../envs/domain";
-import type { Task } from "../types";
+import type { Split, Task } from "../types";
 
 /**
  * The held-out tasks a run is evaluated on. "test": the domain's test split, what the reproduction table reports.
@@ -25,4 +25,21 @@ export function heldOutTasks(
 /** The i-th held-out task, for consumers that draw tasks one at a time. */
 export function heldOutTask(domain: Pick<RealDomain, "task">, which: HeldOutTasks, i: number): Task {
   return which === "test" ? domain.task("test", i) : domain.task("train", VALIDATION_OFFSET + i);
+}
+
+/**
+ * Every task of the domain's own a run plays, by split and index: its seed tasks and its held-out tasks. A domain
+ * whose tasks are asked of an outside environment (a remote one) prepares exactly these before the run starts.
+ */
+export function runTaskAddresses(config: {
+  seedTasks: number;
+  evaluation: { tasks: HeldOutTasks; episodes: number };
+}): { split: Split; index: number }[] {
+  const seeds = Array.from({ length: config.seedTasks }, (_, index) => ({ split: "train" as const, index }));
+  const heldOut = Array.from({ length: config.evaluation.episodes }, (_, i) =>
+    config.evaluation.tasks === "test"
+      ? { split: "test" as const, index: i }
+      : { split: "train" as const, index: VALIDATION_OFFSET + i },
+  );
+  return [...seeds, ...heldOut];
 }

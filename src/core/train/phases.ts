@@ -1,6 +1,6 @@
 import { TaskValueTable } from "../curriculum/valueTable";
 import { saveCheckpoint } from "../policy/checkpoint";
-import type { Task, Transition } from "../types";
+import type { Task, TrajectorySource, Transition } from "../types";
 import type { RunConfig } from "./config";
 import type { EvaluationResult } from "./evaluate";
 import { type IterationDeps, type IterationSettings, trainingIteration } from "./iteration";
@@ -70,7 +70,7 @@ export async function trainPhases(
         iterationDeps(config, deps, ctx, { learner, values, source, realSoFar: counters.realTransitions }),
         iterationSettings(config),
         counters.iterations,
-        [...seedTasks, ...generated],
+        playablePool(deps.domain, source, [...seedTasks, ...generated]),
       );
       generated = [...generated, ...result.generated];
       counters[source === "real" ? "realTransitions" : "syntheticTransitions"] += result.transitions;
@@ -189,4 +189,11 @@ function iterationDeps(
     ...(source === "real" ? { transitionBudget: config.realTransitions - turn.realSoFar } : {}),
     ...(config.curriculum.taskGeneration && deps.generator ? { generator: deps.generator } : {}),
   };
+}
+
+/** The tasks a phase's environment can play: a real phase only those its real environment has (RealDomain.playable). */
+function playablePool(domain: RunDeps["domain"], source: TrajectorySource, pool: Task[]): Task[] {
+  if (source !== "real" || !("playable" in domain) || !domain.playable) return pool;
+  const { playable } = domain;
+  return pool.filter((task) => playable.call(domain, task));
 }

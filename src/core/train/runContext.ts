@@ -106,8 +106,10 @@ export async function runContext(config: RunConfig, deps: RunDeps): Promise<RunC
 function syntheticEnvironment(config: RunConfig, deps: RunDeps): (() => Environment) | undefined {
   const { model, buffer, domain } = deps;
   if (!model || !buffer) return undefined;
-  const initialState = (task: Task) =>
-    isImportedDomain(domain) ? domain.initialState(task) : domain.createEnvironment().reset(task);
+  const initialState = (task: Task) => {
+    if (isImportedDomain(domain)) return domain.initialState(task);
+    return domain.initialState ? domain.initialState(task) : domain.createEnvironment().reset(task);
+  };
   const experience = experienceSettings(config);
   // The oracle diagnostic steps the real environment beside the model (experience/oracle.ts).
   const real = isImportedDomain(domain) ? undefined : () => domain.createEnvironment();

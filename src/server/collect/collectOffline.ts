@@ -1,9 +1,13 @@
-import { getRealDomain, type ReferencePolicy, referencePolicy } from "@/core/envs/registry";
+import type { RealDomain } from "@/core/envs/domain";
+import { getRealDomain, isRealDomain, type ReferencePolicy, referencePolicy } from "@/core/envs/registry";
+import { replayIfBroken } from "@/core/envs/remote/faults";
 import { rollout } from "@/core/rollout";
 import { concurrently } from "@/core/train/concurrently";
 import type { Policy, Split } from "@/core/types";
 import type { Db } from "../db";
 import type { Fence } from "../queue/fence";
+import { firstTasks, loadRealDomain } from "../remoteEnv/load";
+import { RemoteDomain } from "../remoteEnv/remoteDomain";
 import { type CollectionProvenance, collectedTrajectoryId } from "../trajectories/offlineIds";
 import { saveEpisodes } from "../trajectories/saveEpisodes";
 
@@ -43,6 +47,8 @@ export interface CollectHooks {
   agent?: { policy: Policy; name: string; concurrency?: number };
   /** The collect job's fencing check: a batch commits only while the job is still this worker's. */
   fence?: Fence;
+  /** Where a remote domain's registration is read when nothing is saved (db null: an evaluation). */
+  registry?: Db;
 }
 
 /**
@@ -57,7 +63,7 @@ export async function collectOffline(
   hooks: CollectHooks = {},
 ): Promise<CollectSummary> {
   const started = performance.now();
-  const domain = getRealDomain(options.domain);
+  const domain = await collectionDomain(db ?? hooks.registry ?? null, options);
   const { policy, name } =
     hooks.agent ?? referencePolicy(domain, options.policy, options.seed, options.epsilon);
   const batchSize = hooks.batchSize ?? 100;
@@ -74,7 +80,8 @@ export async function collectOffline(
   let transitions = 0;
   let successes = 0;
   let rewardSum = 0;
-  const inFlight = hooks.agent?.concurrency ?? 1;
+  // A remote environment's policies decide from (seed, task, history) alone: its episodes may overlap, up to its limit.
+  const inFlight = hooks.agent?.concurrency ?? (domain instanceof RemoteDomain ? domain.spec.concurrency : 1);
   let done = 0;
   for (let start = 0; start < options.episodes; start += batchSize) {
     if (hooks.signal?.aborted) throw hooks.signal.reason;
@@ -82,7 +89,10 @@ export async function collectOffline(
     const episodes = await concurrently(count, inFlight, async (j) => {
       if (hooks.signal?.aborted) throw hooks.signal.reason;
       const task = domain.task(options.split, options.offset + start + j);
-      const episode = await rollout(domain.createEnvironment(), policy, task, domain.maxSteps);
+      // An episode a remote environment broke is played again, never saved as the policy's failure.
+      const episode = await replayIfBroken(() =>
+        rollout(domain.createEnvironment(), policy, task, domain.maxSteps),
+      );
       hooks.onProgress?.(++done, options.episodes);
       return episode;
     });
@@ -113,4 +123,19 @@ export async function collectOffline(
     meanReward: options.episodes ? rewardSum / options.episodes : 0,
     seconds: (performance.now() - started) / 1000,
   };
+}
+
+/** The real environment to collect in: built in, or remote with the collection's tasks asked of it first. */
+async function collectionDomain(db: Db | null, options: CollectOptions): Promise<RealDomain> {
+  if (!db || isRealDomain(options.domain)) return getRealDomain(options.domain);
+  const domain = await loadRealDomain(
+    db,
+    options.domain,
+    firstTasks(options.split, options.episodes, options.offset),
+  );
+  if (!domain)
+    throw new Error(
+      `domain "${options.domain}" has no real environment to collect in: it is neither built in nor registered as a remote environment`,
+    );
+  return domain;
 }

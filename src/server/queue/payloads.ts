@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { BACKENDS } from "@/core/backends";
-import { REAL_DOMAIN_NAMES } from "@/core/envs/names";
+import { DomainName } from "@/core/envs/names";
 import { SPLITS } from "@/core/types";
 
 /**
@@ -15,7 +15,8 @@ export const ImportPayload = z.object({
 });
 
 export const CollectPayload = z.object({
-  domain: z.enum(REAL_DOMAIN_NAMES),
+  /** A built-in domain or a remote one (checked when the job runs: collectOffline). */
+  domain: DomainName,
   policy: z.enum(["expert", "random", "noisy"]),
   episodes: z.number().int().min(1).max(100_000),
   split: z.enum(SPLITS).default("train"),

@@ -6,18 +6,19 @@
  * that at the next batch, and the job's own indexing does the rest.
  */
 import { parentPort, workerData } from "node:worker_threads";
-import { getRealDomain, isRealDomain } from "@/core/envs/registry";
 import { createDb } from "../db";
 import { fenceFor, LeaseLost } from "../queue/fence";
+import { loadRealDomain } from "../remoteEnv/load";
 import { indexPending } from "../replay/syncSteps";
 import type { FromWriter, ToWriter, WriterThreadData } from "./iterationWriter";
 import { commitIteration, type PreparedIteration, prepareIteration } from "./runStore";
 
 const data = workerData as WriterThreadData;
-// An imported domain has no real environment to answer synthetic steps.
-const domain = isRealDomain(data.config.domain) ? getRealDomain(data.config.domain) : undefined;
 const fence = fenceFor({ id: data.fence.jobId, leaseToken: data.fence.leaseToken }, data.fence.workerId);
 const db = createDb(data.databaseUrl);
+// The real environment that answers synthetic steps: built in, or remote (its tasks travel with the episodes, so
+// none need preparing); an imported domain has none.
+const domain = db.then((d) => loadRealDomain(d, data.config.domain, []));
 let queue: Promise<unknown> = db;
 
 const post = (m: FromWriter) => parentPort?.postMessage(m);
@@ -96,7 +97,7 @@ parentPort?.on("message", (m: ToWriter) => {
   } else if (m.type === "prepare") {
     const { report } = m;
     then(report.iteration, async () => {
-      prepared.set(report.iteration, await prepareIteration(data.runId, domain, report));
+      prepared.set(report.iteration, await prepareIteration(data.runId, await domain, report));
       post({ type: "prepared", iteration: report.iteration });
     });
   } else {

@@ -9,8 +9,10 @@ import { OfflineMemory } from "@/core/experience/retrieval/offlineMemory";
 import type { LlmClient } from "@/core/llm";
 import type { RunConfig } from "@/core/train/config";
 import { experienceSettings } from "@/core/train/experienceSettings";
+import { runTaskAddresses } from "@/core/train/heldOut";
 import { importedRunProblem } from "@/core/train/importedRun";
 import { hasPhase } from "@/core/train/methods";
+import { remoteRunProblem } from "@/core/train/remoteRun";
 import type { RunDeps } from "@/core/train/run";
 import { config as appConfig } from "@/env";
 import type { Db } from "../db";
@@ -20,13 +22,16 @@ import {
   embeddedExperienceModel,
   ThreadedExperienceModel,
 } from "../experience/threadedModel";
+import { type LoadOptions, loadRealDomain } from "../remoteEnv/load";
+import { remoteSpec } from "../remoteEnv/registry";
+import { RemoteDomain } from "../remoteEnv/remoteDomain";
 import { createEmbedder } from "../replay/createEmbedder";
 import { offlineBuffer, offlineTransitions } from "../replay/offlineBuffer";
 import { loadImportedDomain } from "./importedDomain";
 import { rolloutThreadData, ThreadRolloutPool } from "./rolloutThreads";
 
 export function taskGenerator(config: RunConfig, domain: TrainingDomain, llm?: LlmClient): TaskGenerator {
-  if (isImportedDomain(domain)) return importedTaskGenerator(domain);
+  if (isImportedDomain(domain) || domain instanceof RemoteDomain) return importedTaskGenerator(domain);
   if (config.backends.taskGenerator === "embedded") {
     if (!isRealDomain(config.domain)) throw new Error(`no task generator for domain "${config.domain}"`);
     return embeddedTaskGenerator(config.domain);
@@ -55,12 +60,15 @@ export type BuiltRunDeps = Omit<RunDeps, "onIteration" | "signal"> & {
 export async function runDeps(
   db: Db,
   config: RunConfig,
-  options: { storing?: boolean } = {},
+  options: { storing?: boolean; load?: LoadOptions } = {},
 ): Promise<BuiltRunDeps> {
   const closers: (() => Promise<void>)[] = [];
-  const domain = isRealDomain(config.domain)
-    ? getRealDomain(config.domain)
-    : await loadImportedDomain(db, config.domain);
+  const remote = isRealDomain(config.domain) ? null : await remoteSpec(db, config.domain);
+  const remoteProblem = remote ? remoteRunProblem(config, remote) : null;
+  if (remoteProblem) throw new Error(remoteProblem);
+  const domain =
+    (await loadRealDomain(db, config.domain, runTaskAddresses(config), options.load)) ??
+    (await loadImportedDomain(db, config.domain));
   const problem = isImportedDomain(domain) ? importedRunProblem(config) : null;
   if (problem) throw new Error(problem);
   const deps: BuiltRunDeps = {

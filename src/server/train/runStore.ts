@@ -3,6 +3,7 @@ import { z } from "zod";
 import type { RealDomain } from "@/core/envs/domain";
 import { realAnswers } from "@/core/experience/realCheck";
 import type { RunConfig } from "@/core/train/config";
+import { environmentBreaks } from "@/core/train/evaluate";
 import { LearnerState } from "@/core/train/learner";
 import { runProgress, trainedWith } from "@/core/train/methods";
 import type { IterationReport, RunState } from "@/core/train/run";
@@ -214,6 +215,12 @@ export async function commitIteration(
   return progress;
 }
 
+/** Episodes a remote environment broke (each played again), when there were any. */
+function breaksOf(r: IterationReport): { environmentBreaks?: number } {
+  const breaks = environmentBreaks(r.episodes) + (r.evaluation?.environmentBreaks ?? 0);
+  return breaks > 0 ? { environmentBreaks: breaks } : {};
+}
+
 function metricRow(runId: string, r: IterationReport) {
   // An imported domain's evaluation is synthetic (proxies): it is never stored as real success, but where the
   // same policy's synthetic test figures go, with the proxies in extra.
@@ -235,6 +242,8 @@ function metricRow(runId: string, r: IterationReport) {
       phase: r.phase,
       rolloutSuccess: r.rolloutSuccess,
       update: r.update,
+      // Episodes a remote environment broke and that were played again: the environment's fault, not the policy's.
+      ...breaksOf(r),
       ...(proxy ? { proxy: proxy.proxy } : { evaluationReward: r.evaluation?.meanReward ?? null }),
     } as object,
   };

@@ -1,0 +1,44 @@
+/**
+ * The real domain a name stands for, ready to play: a built-in one as it is, a remote one with the tasks a piece
+ * of work will use asked of its environment first (remoteTasks.ts). Undefined for a name with no real environment
+ * (an imported domain, or none).
+ */
+import type { RealDomain } from "@/core/envs/domain";
+import { getRealDomain, isRealDomain } from "@/core/envs/registry";
+import type { Db } from "../db";
+import { probeTask, RemoteEnvironment } from "./client";
+import { remoteSpec } from "./registry";
+import { type EnvironmentOpener, RemoteDomain } from "./remoteDomain";
+import { prepareTasks, type TaskAddress, type TaskProber } from "./remoteTasks";
+
+export interface LoadOptions {
+  /** One line per retry or rebuild of a remote environment's requests. */
+  log?: (line: string) => void;
+  /** Tasks asked of the environment so far, while it prepares them. */
+  onProgress?: (done: number, total: number) => void;
+  /** Tests put fakes here. */
+  open?: EnvironmentOpener;
+  probe?: TaskProber;
+}
+
+export async function loadRealDomain(
+  db: Db,
+  name: string,
+  tasks: readonly TaskAddress[],
+  options: LoadOptions = {},
+): Promise<RealDomain | undefined> {
+  if (isRealDomain(name)) return getRealDomain(name);
+  const spec = await remoteSpec(db, name);
+  if (!spec) return undefined;
+  const log = options.log;
+  const open: EnvironmentOpener =
+    options.open ?? ((s, numberOf) => new RemoteEnvironment(s, numberOf, log ? { log } : {}));
+  const probe: TaskProber = options.probe ?? ((s, n) => probeTask(s, n, log ? { log } : {}));
+  const prepared = await prepareTasks(db, spec, tasks, probe, options.onProgress);
+  return new RemoteDomain(spec, open, prepared);
+}
+
+/** The addresses of a split's first `count` tasks. */
+export function firstTasks(split: TaskAddress["split"], count: number, offset = 0): TaskAddress[] {
+  return Array.from({ length: count }, (_, i) => ({ split, index: offset + i }));
+}
