@@ -3,6 +3,7 @@
  * that meets one goes back to the queue to wait it out, without spending an attempt (queue.ts `wait`), so that the
  * run resumes by itself once the cause is gone instead of failing, or being left queued with no job to run it.
  */
+import { EnvironmentDown, EpisodeBroken } from "@/core/envs/remote/faults";
 
 const FAULTS: { reason: string; pattern: RegExp }[] = [
   {
@@ -35,6 +36,9 @@ function textOf(error: unknown, depth = 0): string {
 
 /** What kind of machine fault the error is ("the disk is full"), or undefined for an error of the job itself. */
 export function recoverableFault(error: unknown): string | undefined {
+  // A remote environment's own faults say ECONNREFUSED too, but they are not this machine's: the environment has
+  // had its time to come back (its registration's downAfterMs), and the run fails naming it.
+  if (isEnvironmentFault(error)) return undefined;
   const text = textOf(error);
   return FAULTS.find((f) => f.pattern.test(text))?.reason;
 }
@@ -42,4 +46,11 @@ export function recoverableFault(error: unknown): string | undefined {
 /** Waits before a job that met a machine fault is tried again: 1 s, 2 s, 4 s … capped at a minute. */
 export function waitMs(waits: number): number {
   return Math.min(1_000 * 2 ** Math.max(0, waits - 1), 60_000);
+}
+
+/** An error a remote environment caused (faults.ts in core/envs/remote), also after crossing a thread. */
+function isEnvironmentFault(error: unknown): boolean {
+  if (error instanceof EnvironmentDown || error instanceof EpisodeBroken) return true;
+  const name = (error as { name?: unknown } | null)?.name;
+  return name === "EnvironmentDown" || name === "EpisodeBroken";
 }
