@@ -12,6 +12,7 @@ const LINKS = [
   { href: "/annotations", label: "Annotation queue" },
   { href: "/runs", label: "Runs" },
   { href: "/curriculum", label: "Curriculum" },
+  { href: "/domains", label: "Domains" },
   { href: "/jobs", label: "Jobs & imports" },
 ];
 
