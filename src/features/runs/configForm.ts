@@ -134,8 +134,9 @@ export const FIELDS: readonly FieldDef[] = [
   {
     path: "domain",
     label: "Domain",
-    hint: "A built-in environment, or an imported domain (logs only: trained in its synthetic environment, evaluated by proxies)",
+    hint: "A built-in environment, a remote one (a real environment registered by URL on the Domains page), or an imported domain (logs only: trained in its synthetic environment, evaluated by proxies)",
     section: "Run",
+    // Until the domains list arrives (launchFields.ts puts every domain here), the built-in ones.
     kind: {
       type: "enum",
       options: REAL_DOMAIN_NAMES.map((d) => ({ value: d, label: REAL_DOMAIN_LABELS[d] })),

@@ -16,6 +16,7 @@ const metric = (iteration: number, over: Partial<RunSource["metrics"][number]> =
 const base: RunSource = {
   kind: "training",
   domain: "shop",
+  domainKind: "built-in",
   iteration: 4,
   finalRealSuccess: 0.3,
   finalSimSuccess: 0.4,
@@ -40,6 +41,7 @@ describe("runView", () => {
     const view = runView({
       ...base,
       domain: "web-admin",
+      domainKind: "imported",
       finalRealSuccess: null,
       finalSimSuccess: null,
       untrainedRealSuccess: null,
@@ -61,5 +63,20 @@ describe("runView", () => {
   it("treats an external trainer's run as a real-domain run without a gap when it has no synthetic figures", () => {
     const view = runView({ ...base, kind: "external", finalSimSuccess: null, metrics: [metric(1)] });
     expect(view).toMatchObject({ external: true, imported: false, measuresGap: false });
+  });
+
+  it("gives a remote domain's run real figures and its gap, as a built-in one's", () => {
+    const view = runView({ ...base, domain: "helpdesk", domainKind: "remote" });
+    expect(view).toMatchObject({ imported: false, measuresGap: true, finalAt: 4 });
+    expect(view.reference).toEqual({ y: 0.1, label: "untrained" });
+  });
+
+  it("tells a domain that is no longer listed by the run's figures: proxies only where it was imported", () => {
+    expect(runView({ ...base, domain: "gone", domainKind: null }).imported).toBe(false);
+    const proxied = {
+      untrained: null,
+      final: { syntheticSuccess: 0.5, actionAgreement: null, confidence: null, judgeSuccess: null },
+    };
+    expect(runView({ ...base, domain: "gone", domainKind: null, proxy: proxied }).imported).toBe(true);
   });
 });

@@ -1,4 +1,4 @@
-import { isRealDomainName } from "@/core/envs/names";
+import type { DomainKind } from "@/features/domains/types";
 import { type CurveRow, finalIteration, proxyOfExtra, simGap, withFinal } from "./curves";
 
 /** One finished iteration's metrics, as the run page's curves and its metrics table read them. */
@@ -24,6 +24,8 @@ interface ProxyFigures {
 export interface RunSource {
   kind: string;
   domain: string;
+  /** The domain's kind (the domains list); null when it is not listed, as a removed remote domain is not. */
+  domainKind: DomainKind | null;
   iteration: number;
   finalRealSuccess: number | null;
   finalSimSuccess: number | null;
@@ -35,7 +37,10 @@ export interface RunSource {
 export interface RunView {
   /** Played by a trainer through the environment server. */
   external: boolean;
-  /** A domain with logs and no environment: every test figure is a proxy, and is named one. */
+  /**
+   * A domain with logs and no environment: every test figure is a proxy, and is named one. A remote domain has a
+   * real environment, as a built-in one does.
+   */
   imported: boolean;
   /** The run evaluated in the synthetic environment too, so its sim-to-real gap is shown. */
   measuresGap: boolean;
@@ -81,7 +86,8 @@ export function runView(r: RunSource): RunView {
     simGap: simGap({ simSuccess: row.simSuccess ?? null, realSuccess: row.realSuccess ?? null }),
   }));
   const external = r.kind === "external";
-  const imported = !isRealDomainName(r.domain) && !external;
+  // A domain that is no longer listed is told by the run's figures: only an imported one's are proxies.
+  const imported = !external && (r.domainKind === "imported" || (r.domainKind === null && r.proxy !== null));
   const measuresGap =
     !imported && (r.finalSimSuccess !== null || r.metrics.some((m) => m.simSuccess !== null));
   const untrainedProxy = r.proxy?.untrained?.syntheticSuccess ?? null;

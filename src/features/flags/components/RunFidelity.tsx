@@ -2,7 +2,7 @@
 
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import { isRealDomainName } from "@/core/envs/names";
+import { useDomainKind } from "@/features/domains/lib/useDomainKind";
 import { useTRPC } from "@/trpc/react";
 import styles from "../flags.module.css";
 
@@ -38,6 +38,7 @@ export function RunFidelity({ runId, iteration }: { runId: string; iteration?: n
   const query = useQuery(
     trpc.steps.fidelity.queryOptions({ runId, ...(iteration !== undefined ? { iteration } : {}) }),
   );
+  const { kindOf } = useDomainKind();
   if (query.error) return <div className="error">{query.error.message}</div>;
   if (!query.data) return <p className="hint">Measuring the run's fidelity…</p>;
   const f = query.data;
@@ -108,7 +109,7 @@ export function RunFidelity({ runId, iteration }: { runId: string; iteration?: n
       </div>
       {f.withRealAnswer === 0 ? (
         <p className="hint" data-testid="fidelity-none">
-          {isRealDomainName(f.domain)
+          {kindOf(f.domain) !== "imported"
             ? "No synthetic step of this run has a real answer yet, so there is nothing to compare."
             : `${f.domain} is an imported domain: it has no real environment to answer the synthetic steps, so its fidelity cannot be measured here (see the run's proxies).`}
         </p>

@@ -1,7 +1,8 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import { isRealDomainName } from "@/core/envs/names";
+import { hasRealEnvironment } from "@/features/domains/lib/domainKind";
+import { useDomainKind } from "@/features/domains/lib/useDomainKind";
 import type { FlaggedFilter } from "@/shared/flaggedFilter";
 import { useTRPC } from "@/trpc/react";
 
@@ -15,11 +16,13 @@ export function useFlaggedSteps(filter: FlaggedFilter, page: number) {
   const runs = useQuery(trpc.trajectories.runOptions.queryOptions());
   const facets = useQuery(trpc.trajectories.facets.queryOptions());
   const list = useQuery(trpc.steps.flagged.queryOptions({ ...filter, page, pageSize: PAGE_SIZE }));
+  const { kindOf } = useDomainKind();
 
   const domains = [...new Set(facets.data?.map((f) => f.domain) ?? [])].sort();
   // A run in an imported domain has no real environment, so no fidelity to show: its steps have no real answer.
+  // A built-in or remote domain has one.
   const runsWithEpisodes = (runs.data ?? []).filter(
-    (r) => r.iterations.length > 0 && isRealDomainName(r.domain),
+    (r) => r.iterations.length > 0 && hasRealEnvironment(kindOf(r.domain)),
   );
   const shownRuns = filter.runId ? [filter.runId] : runsWithEpisodes.slice(0, RUNS_SHOWN).map((r) => r.id);
   const total = list.data?.total ?? 0;

@@ -1,7 +1,7 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import { isRealDomainName } from "@/core/envs/names";
+import { domainKindOf } from "@/features/domains/lib/domainKind";
 import { useTRPC } from "@/trpc/react";
 import { FIELDS, isUsed, SECTIONS } from "../configForm";
 import { shownField } from "../launchFields";
@@ -15,7 +15,7 @@ export function LaunchForm() {
   const trpc = useTRPC();
   const domains = useQuery(trpc.domains.list.queryOptions());
   const { presetId, values, errors, launching, choosePreset, change, submit } = useLaunchForm();
-  const imported = !isRealDomainName(String(values.domain ?? ""));
+  const imported = domainKindOf(String(values.domain ?? ""), domains.data) === "imported";
   const problems = Object.keys(errors).length;
 
   return (

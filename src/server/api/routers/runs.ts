@@ -1,9 +1,10 @@
 import { z } from "zod";
+import { isRealDomainName } from "@/core/envs/names";
 import { RunConfig } from "@/core/train/config";
 import { plannedIterations, usesSetting } from "@/core/train/methods";
 import { config as appConfig } from "@/env";
 import { ACTIVE_STATUSES } from "@/shared/enums";
-import { domainProblem } from "../../domains/domains";
+import { type DomainInfo, domainProblem, listDomains } from "../../domains/domains";
 import { hasOpenaiEndpoint } from "../../experience/backends";
 import { cancel, enqueue } from "../../queue/queue";
 import { deleteRun, previewRunDeletion } from "../../retention/deleteRun";
@@ -84,6 +85,19 @@ function planOf(run: { kind?: string; config: unknown }) {
 
 const RunId = z.string().min(1).max(100);
 
+/**
+ * Whether a run's domain is built in, remote or imported, which decides whether its figures are real or proxies;
+ * null when no domain has the name any more (a removed remote domain's runs stay).
+ */
+async function domainKind(
+  db: Parameters<typeof createRun>[0],
+  domain: string,
+): Promise<DomainInfo["kind"] | null> {
+  if (isRealDomainName(domain)) return "built-in";
+  const [listed] = await listDomains(db, domain);
+  return listed?.kind ?? null;
+}
+
 async function activeTrainJobs(db: Parameters<typeof createRun>[0], runId: string) {
   const jobs = await db.job.findMany({ where: { type: "train", status: { in: [...ACTIVE_STATUSES] } } });
   return jobs.filter((j) => (j.payload as { runId?: string } | null)?.runId === runId);
@@ -150,7 +164,12 @@ export const runsRouter = createTRPCRouter({
       include: { metrics: { orderBy: { iteration: "asc" } } },
     });
     if (!run) throw new TRPCError({ code: "NOT_FOUND", message: `No run with id ${input.id}` });
-    return { ...run, ...evaluations(run.result), ...planOf(run) };
+    return {
+      ...run,
+      ...evaluations(run.result),
+      ...planOf(run),
+      domainKind: await domainKind(ctx.db, run.domain),
+    };
   }),
 
   /** Several runs' per-iteration curves, in the order asked, for one chart. */
