@@ -9,6 +9,7 @@ const BENCHES: Record<string, () => Promise<(args: string[]) => Promise<void>>> 
   "real-phase": async () => (await import("./realPhase")).realPhaseBench,
   retrieval: async () => (await import("./retrieval")).retrievalBench,
   rollouts: async () => (await import("./rollouts")).rolloutsBench,
+  "remote-rollouts": async () => (await import("./remoteRollouts")).remoteRolloutsBench,
   table: async () => (await import("./table")).tableBench,
   "table-configs": async () => (await import("./table/configs")).tableConfigsBench,
   "ui-stepper": async () => (await import("./uiStepper")).uiStepperBench,

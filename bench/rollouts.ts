@@ -299,6 +299,8 @@ export async function rolloutsBench(args: string[]): Promise<void> {
   const out = path.join("bench", "results", "rollouts.json");
   const previous = fs.existsSync(out) ? JSON.parse(fs.readFileSync(out, "utf8")) : {};
   const results = {
+    // The remote-environment row (remoteRollouts.ts) is written by its own bench.
+    ...previous,
     endpoint: endpoint ?? previous.endpoint,
     embedded: embedded ?? previous.embedded,
   };

@@ -182,13 +182,16 @@ class Handler(BaseHTTPRequestHandler):
         pass  # quiet: one line per request would drown the output
 
     def _serve(self, method: str) -> None:
+        # The latency is the environment's answer time: the reply leaves that long after the request came in,
+        # whatever the work took (as a service with a fixed response time would answer).
+        arrived = time.monotonic()
         try:
             raw = self._read_body()
             self._authorize()
             status, answer = 200, self._answer(method, raw)
         except ApiError as error:
             status, answer = error.status, {"error": error.message}
-        time.sleep(self.latency_s)
+        time.sleep(max(0.0, arrived + self.latency_s - time.monotonic()))
         self._send(status, answer)
 
     def _read_body(self) -> bytes:
@@ -271,7 +274,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--port", type=int, default=0,
                         help="0 picks a free port (default)")
     parser.add_argument("--latency-ms", type=float, default=0.0,
-                        help="sleep this long before every reply")
+                        help="answer every request this long after it came in")
     parser.add_argument("--token", default=None,
                         help="require 'Authorization: Bearer TOKEN'")
     parser.add_argument("--max-envs", type=int, default=1024,
