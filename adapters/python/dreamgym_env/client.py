@@ -7,6 +7,10 @@ Two ways to play an episode, with the same replies (OpenEnv's ``{observation, re
 
 Plus ``DreamGymRuns`` for external runs: create one, post the trainer's metrics, finish it.
 
+``https://`` base URLs speak TLS (``wss://`` for the WebSocket), with the certificates checked against the system's
+authorities, or against ``ca_file`` (a PEM file, also read from ``DREAMGYM_ENV_CA_FILE``) for a server with a
+certificate of its own.
+
     env = DreamGymEnv("http://127.0.0.1:8300", run_id=run_id, mode="synthetic")
     obs = env.reset(group="prompt-17", policy_version=3)
     while not obs["done"]:
@@ -20,6 +24,7 @@ import base64
 import json
 import os
 import socket
+import ssl
 import struct
 import urllib.error
 import urllib.parse
@@ -37,6 +42,11 @@ class DreamGymError(RuntimeError):
         self.status = status
 
 
+def _tls(ca_file: Optional[str]) -> ssl.SSLContext:
+    """Certificates and host names are always checked; ``ca_file`` adds the authorities to trust."""
+    return ssl.create_default_context(cafile=ca_file or os.environ.get("DREAMGYM_ENV_CA_FILE") or None)
+
+
 def _headers(token: Optional[str]) -> Dict[str, str]:
     token = token or os.environ.get("DREAMGYM_ENV_TOKEN")
     headers = {"content-type": "application/json"}
@@ -45,11 +55,12 @@ def _headers(token: Optional[str]) -> Dict[str, str]:
     return headers
 
 
-def _request(base: str, method: str, path: str, body: Any = None, token: Optional[str] = None, timeout: float = 60):
+def _request(base: str, method: str, path: str, body: Any = None, token: Optional[str] = None, timeout: float = 60, ca_file: Optional[str] = None):
     data = None if body is None else json.dumps(body).encode()
     req = urllib.request.Request(base.rstrip("/") + path, data=data, method=method, headers=_headers(token))
+    context = _tls(ca_file) if base.lower().startswith("https://") else None
     try:
-        with urllib.request.urlopen(req, timeout=timeout) as res:
+        with urllib.request.urlopen(req, timeout=timeout, context=context) as res:
             return json.loads(res.read() or b"null")
     except urllib.error.HTTPError as err:
         payload = err.read()
@@ -67,61 +78,83 @@ def _reset_data(kwargs: Dict[str, Any]) -> Dict[str, Any]:
 class DreamGymRuns:
     """External runs: every episode is recorded under one, with the policy version the trainer reports."""
 
-    def __init__(self, base_url: str, token: Optional[str] = None):
+    def __init__(self, base_url: str, token: Optional[str] = None, ca_file: Optional[str] = None):
         self.base_url = base_url
         self.token = token
+        self.ca_file = ca_file
+
+    def _call(self, method: str, path: str, body: Any = None) -> Any:
+        return _request(self.base_url, method, path, body, self.token, ca_file=self.ca_file)
 
     def create(self, name: Optional[str] = None, **config: Any) -> str:
         """A new run; ``config`` takes run-config fields, e.g. domain="shop", method="dreamgym", experience={"k": 8}."""
         body: Dict[str, Any] = {"config": config}
         if name:
             body["name"] = name
-        return _request(self.base_url, "POST", "/runs", body, self.token)["run_id"]
+        return self._call("POST", "/runs", body)["run_id"]
 
     def log_metrics(self, run_id: str, policy_version: int, **metrics: float) -> None:
         """The trainer's own figures for a policy version (loss, kl, ...): shown on the run's page."""
-        _request(self.base_url, "POST", f"/runs/{run_id}/metrics", {"policy_version": policy_version, "metrics": metrics}, self.token)
+        self._call("POST", f"/runs/{run_id}/metrics", {"policy_version": policy_version, "metrics": metrics})
 
     def finish(self, run_id: str) -> None:
-        _request(self.base_url, "POST", f"/runs/{run_id}/finish", {}, self.token)
+        self._call("POST", f"/runs/{run_id}/finish", {})
 
 
 class DreamGymHttpEnv:
-    """OpenEnv over HTTP: the server keeps the episode between calls, by ``episode_id``."""
+    """OpenEnv over HTTP: the server keeps the episode between calls, by ``episode_id``; ``close`` ends it."""
 
-    def __init__(self, base_url: str, token: Optional[str] = None, **defaults: Any):
+    def __init__(self, base_url: str, token: Optional[str] = None, ca_file: Optional[str] = None, **defaults: Any):
         self.base_url = base_url
         self.token = token
+        self.ca_file = ca_file
         self.defaults = defaults
         self.episode_id: Optional[str] = None
 
+    def _call(self, method: str, path: str, body: Any = None) -> Any:
+        return _request(self.base_url, method, path, body, self.token, ca_file=self.ca_file)
+
     def reset(self, **kwargs: Any) -> Dict[str, Any]:
-        reply = _request(self.base_url, "POST", "/reset", _reset_data({**self.defaults, **kwargs}), self.token)
+        reply = self._call("POST", "/reset", _reset_data({**self.defaults, **kwargs}))
         self.episode_id = reply["metadata"]["episode_id"]
         return reply
 
     def step(self, action: str, logprob: Optional[float] = None, tokens: Optional[int] = None) -> Dict[str, Any]:
         body = {"episode_id": self.episode_id, "action": _reset_data({"action": action, "logprob": logprob, "tokens": tokens})}
-        return _request(self.base_url, "POST", "/step", body, self.token)
+        return self._call("POST", "/step", body)
 
     def state(self) -> Dict[str, Any]:
         query = urllib.parse.urlencode({"episode_id": self.episode_id})
-        return _request(self.base_url, "GET", f"/state?{query}", None, self.token)
+        return self._call("GET", f"/state?{query}")
 
     def close(self) -> None:
-        self.episode_id = None
+        """Ends the episode on the server and frees its slot (recorded as abandoned if it was not over)."""
+        episode_id, self.episode_id = self.episode_id, None
+        if episode_id is None:
+            return
+        try:
+            self._call("POST", "/close", {"episode_id": episode_id})
+        except DreamGymError as err:
+            if err.code not in ("UNKNOWN_EPISODE", "EPISODE_DONE"):  # already gone: nothing to free
+                raise
 
 
 class _WebSocket:
     """Just enough of RFC 6455 for JSON text messages: masked client frames, fragments, ping/pong, close."""
 
-    def __init__(self, url: str, token: Optional[str] = None, timeout: float = 60):
+    def __init__(self, url: str, token: Optional[str] = None, timeout: float = 60, ca_file: Optional[str] = None):
         parts = urllib.parse.urlsplit(url)
-        if parts.scheme not in ("ws", "http"):
-            raise ValueError("only plain ws:// (or http://) URLs; put TLS in front of the server with a proxy")
-        port = parts.port or 80
-        self.sock = socket.create_connection((parts.hostname, port), timeout=timeout)
-        self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        if parts.scheme not in ("ws", "http", "wss", "https"):
+            raise ValueError(f"not a WebSocket URL: {url} (ws://, wss://, http:// or https://)")
+        secure = parts.scheme in ("wss", "https")
+        port = parts.port or (443 if secure else 80)
+        raw = socket.create_connection((parts.hostname, port), timeout=timeout)
+        raw.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        try:
+            self.sock = _tls(ca_file).wrap_socket(raw, server_hostname=parts.hostname) if secure else raw
+        except OSError:
+            raw.close()
+            raise
         key = base64.b64encode(os.urandom(16)).decode()
         lines = [
             f"GET {parts.path or '/'} HTTP/1.1",
@@ -216,9 +249,9 @@ class _WebSocket:
 class DreamGymEnv:
     """OpenEnv's WebSocket session: ``reset`` / ``step`` / ``state`` / ``close``, one connection per environment."""
 
-    def __init__(self, base_url: str, token: Optional[str] = None, timeout: float = 60, **defaults: Any):
+    def __init__(self, base_url: str, token: Optional[str] = None, timeout: float = 60, ca_file: Optional[str] = None, **defaults: Any):
         ws_url = base_url.rstrip("/").replace("https://", "wss://").replace("http://", "ws://") + "/ws"
-        self.ws = _WebSocket(ws_url, token, timeout)
+        self.ws = _WebSocket(ws_url, token, timeout, ca_file)
         self.defaults = defaults
 
     def _call(self, message: Dict[str, Any]) -> Dict[str, Any]:

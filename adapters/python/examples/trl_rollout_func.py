@@ -13,12 +13,19 @@ same task), every turn's completion is stepped in DreamGym, and the episode's re
 
 from __future__ import annotations
 
+import os
 from typing import Any, Callable, Dict, List
 
 from dreamgym_env import DreamGymEnv, DreamGymRuns
 
-BASE_URL = "http://127.0.0.1:8300"
+BASE_URL = os.environ.get("DREAMGYM_ENV_URL", "http://127.0.0.1:8300")
 RUN_ID = DreamGymRuns(BASE_URL).create(name="TRL GRPO", domain="shop", method="dreamgym")
+
+
+def action_of(completion: str) -> str:
+    """The completion's last line; "" when the model wrote nothing: the server plays that as an invalid action."""
+    lines = completion.strip().splitlines()
+    return lines[-1].strip() if lines else ""
 
 
 def prompt_of(observation: Dict[str, Any]) -> str:
@@ -42,8 +49,7 @@ def make_rollout_func(generate: Callable[[Any, List[str]], List[Dict[str, Any]]]
                 break
             generated = generate(trainer, [prompt_of(replies[i]["observation"]) for i in live])
             for i, g in zip(live, generated):
-                action = g["text"].strip().splitlines()[-1] if g["text"].strip() else ""
-                replies[i] = envs[i].step(action, logprob=sum(g["logprobs"]), tokens=len(g["completion_ids"]))
+                replies[i] = envs[i].step(action_of(g["text"]), logprob=sum(g["logprobs"]), tokens=len(g["completion_ids"]))
                 e = episodes[i]
                 e["prompt_ids"] = e["prompt_ids"] or g["prompt_ids"]
                 e["completion_ids"] += g["completion_ids"]
@@ -72,13 +78,18 @@ class DreamGymToolEnv:
     def __init__(self) -> None:
         self.env = DreamGymEnv(BASE_URL, run_id=RUN_ID)
         self.reward = 0.0
+        self.done = False
 
     def reset(self, **kwargs: Any) -> str:
         reply = self.env.reset(group=kwargs.get("group"), policy_version=kwargs.get("policy_version"))
+        self.reward, self.done = 0.0, False
         return prompt_of(reply["observation"])
 
     def act(self, action: str) -> str:
         """Take one action in the environment, e.g. search[red shoes] or click[Buy Now]."""
-        reply = self.env.step(action)
+        if self.done:  # the model may call the tool again after the end: nothing is played
+            return "Episode over."
+        reply = self.env.step(action_of(action or ""))
         self.reward += float(reply["reward"] or 0.0)
+        self.done = bool(reply["done"])
         return ("Episode over. " if reply["done"] else "") + prompt_of(reply["observation"])

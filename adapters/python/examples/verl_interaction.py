@@ -30,6 +30,7 @@ class DreamGymInteraction(BaseInteraction):
         self.defaults = {k: config[k] for k in ("run_id", "mode", "domain") if k in config}
         self.envs: Dict[str, DreamGymHttpEnv] = {}
         self.returns: Dict[str, float] = {}
+        self.done: Dict[str, bool] = {}
         # The first page of each episode: put it in the sample's first user turn (e.g. from a dataset hook).
         self.first_observations: Dict[str, str] = {}
 
@@ -38,15 +39,21 @@ class DreamGymInteraction(BaseInteraction):
         reply = await asyncio.to_thread(env.reset, group=kwargs.get("group"), policy_version=kwargs.get("policy_version"))
         self.envs[instance_id] = env
         self.returns[instance_id] = 0.0
+        self.done[instance_id] = False
         self.first_observations[instance_id] = reply["observation"]["text"]
         return instance_id
 
     async def generate_response(self, instance_id: str, messages: List[Dict[str, Any]], **kwargs: Any) -> Tuple[bool, str, float, Dict[str, Any]]:
-        turn = next((m["content"] for m in reversed(messages) if m["role"] == "assistant"), "")
-        action = turn.strip().splitlines()[-1] if turn.strip() else ""
+        if self.done.get(instance_id, True):  # a turn after the end (or after finalize): nothing to play
+            return True, "Episode over.", 0.0, {"valid": False}
+        turn = next((m["content"] for m in reversed(messages) if m["role"] == "assistant"), "") or ""
+        lines = turn.strip().splitlines()
+        # No action in the reply: "" is played as an invalid action (state unchanged, reward 0.0).
+        action = lines[-1].strip() if lines else ""
         reply = await asyncio.to_thread(self.envs[instance_id].step, action)
         reward = float(reply["reward"] or 0.0)
         self.returns[instance_id] += reward
+        self.done[instance_id] = bool(reply["done"])
         observation = reply["observation"]
         text = observation["text"] + "\nAvailable actions: " + ", ".join(observation["available_actions"][:40])
         return reply["done"], text, reward, {"valid": observation["valid"]}
@@ -57,6 +64,7 @@ class DreamGymInteraction(BaseInteraction):
     async def finalize_interaction(self, instance_id: str, **kwargs: Any) -> None:
         env = self.envs.pop(instance_id, None)
         if env is not None:
-            env.close()
+            await asyncio.to_thread(env.close)  # frees the server's slot; an unfinished episode is recorded abandoned
         self.returns.pop(instance_id, None)
+        self.done.pop(instance_id, None)
         self.first_observations.pop(instance_id, None)
