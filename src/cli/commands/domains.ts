@@ -65,6 +65,7 @@ export function registerDomainCommands(program: Command) {
       "where the first observation holds the instruction, e.g. 'Task: (.*)'",
     )
     .option("--reset-field <key=value>", "a field every reset sends (repeatable)", resetField)
+    .option("--action-field <name>", "OpenEnv: the action model's text field (default action)")
     .option("--allow-unhealthy", "keep it even if it does not answer now")
     .option("--replace", "replace a registration of the same name")
     .action(async (name: string, o) => {
@@ -90,6 +91,7 @@ export function registerDomainCommands(program: Command) {
         ...(o.successReward !== undefined ? { successReward: o.successReward } : {}),
         ...(o.instructionPattern ? { instructionPattern: o.instructionPattern } : {}),
         ...(o.resetField ? { resetFields: o.resetField } : {}),
+        ...(o.actionField ? { actionField: o.actionField } : {}),
       };
       const { domain, health } = await registerRemoteDomain(await database(), input, {
         allowUnhealthy: o.allowUnhealthy === true,

@@ -99,6 +99,14 @@ export const RemoteEnvSpec = z
       .describe(
         "where the first observation holds the instruction, e.g. `Your task is to: (.*)`; the first group (or the match) is the instruction; the whole first observation when absent and the protocol names none",
       ),
+    actionField: z
+      .string()
+      .min(1)
+      .max(100)
+      .default("action")
+      .describe(
+        "OpenEnv: the action model's text field (BrowserGym's `action_str`, a Q&A environment's `answer`); AgentGym always sends `action`",
+      ),
     resetFields: z
       .record(z.string(), z.unknown())
       .default({})

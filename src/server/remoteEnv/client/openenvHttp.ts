@@ -39,7 +39,7 @@ class HttpSession implements RemoteSession {
     const reply = await requestJson(this.spec, {
       method: "POST",
       path: "/step",
-      body: { action: actionData(action), episode_id: this.episodeId },
+      body: { action: actionData(this.spec, action), episode_id: this.episodeId },
       timeoutMs: this.spec.stepTimeoutMs,
       schema: Result,
       sessionOpen: this.started,

@@ -26,9 +26,9 @@ export function resetData(spec: RemoteEnvSpec, target: ResetTarget): Record<stri
   };
 }
 
-/** An action as OpenEnv's generic clients send it: the action model's fields, here one text field `action`. */
-export function actionData(action: string): { action: string } {
-  return { action };
+/** An action as OpenEnv's generic clients send it: the action model's fields, here its one text field. */
+export function actionData(spec: Pick<RemoteEnvSpec, "actionField">, action: string): Record<string, string> {
+  return { [spec.actionField]: action };
 }
 
 /** OpenEnv's serialised observation; peers add fields (DreamGym's `metadata`). */

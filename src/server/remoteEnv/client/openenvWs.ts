@@ -48,7 +48,7 @@ class WsSession implements RemoteSession {
   }
 
   step(action: string) {
-    return this.ask({ type: "step", data: actionData(action) }, this.spec.stepTimeoutMs);
+    return this.ask({ type: "step", data: actionData(this.spec, action) }, this.spec.stepTimeoutMs);
   }
 
   close(): Promise<void> {

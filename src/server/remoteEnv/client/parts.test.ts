@@ -8,7 +8,7 @@ import { stripInstructionLabel, webshopActions } from "./agentgymWebshop";
 import { backoffDelay } from "./backoff";
 import { kindOfStatus } from "./failure";
 import { httpBase, malformedDetail, wsBase } from "./http";
-import { OpenenvResult, readResult, resetData } from "./openenvWire";
+import { actionData, OpenenvResult, readResult, resetData } from "./openenvWire";
 import { instructionOf, splitOfNumber } from "./probe";
 
 const spec = RemoteEnvSpec.parse({
@@ -78,6 +78,21 @@ it("a reset sends the task number as seed and index, with split and evaluation; 
     seed: 1_004,
     index: 1_004,
   });
+});
+
+it("an OpenEnv action travels in the registration's action field (`action` unless it names another)", () => {
+  expect(
+    actionData(RemoteEnvSpec.parse({ name: "x", url: "http://h", protocol: "openenv-http" }), "go"),
+  ).toEqual({
+    action: "go",
+  });
+  const browser = RemoteEnvSpec.parse({
+    name: "x",
+    url: "http://h",
+    protocol: "openenv-ws",
+    actionField: "action_str",
+  });
+  expect(actionData(browser, "click('12')")).toEqual({ action_str: "click('12')" });
 });
 
 it("WebShop's search bar is search[...], its other clickables click[...]", () => {
