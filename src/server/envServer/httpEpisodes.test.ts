@@ -65,6 +65,9 @@ describe("HTTP /step and /state without an episode id", () => {
     expect((await alice.get("/state")).json).toMatchObject({ episode_id: a1, step_count: 1 });
     const a2 = (await alice.post("/shop/real/reset", { seed: 2 })).json.metadata.episode_id;
     expect((await alice.post("/step", { action: "search[lamp]" })).json.metadata.episode_id).toBe(a2);
+    // null, as a client that has not kept the id sends it, is no id either.
+    const nullId = await alice.post("/step", { episode_id: null, action: "search[desk]" });
+    expect(nullId.json.observation.step).toBe(2);
     // A caller that started nothing: no episode to step, and the blank state of an environment not reset.
     const stranger = await call(server.url, "POST", "/step", { action: "look" });
     expect(stranger.status).toBe(409);

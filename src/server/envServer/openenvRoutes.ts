@@ -119,7 +119,7 @@ async function httpReset({ service, req, res, defaults, client }: OpenenvRequest
 async function httpStep({ service, req, res, client }: OpenenvRequest): Promise<boolean> {
   const parsed = HttpStep.safeParse(await readJson(req));
   if (!parsed.success) throw validationError(parsed.error, "bad step");
-  const found = service.httpSession(parsed.data.episode_id, client);
+  const found = service.httpSession(parsed.data.episode_id ?? undefined, client);
   if (found === undefined)
     throw new EnvServerError(
       "NOT_RESET",
@@ -137,7 +137,7 @@ async function httpStep({ service, req, res, client }: OpenenvRequest): Promise<
 async function httpClose({ service, req, res, client }: OpenenvRequest): Promise<boolean> {
   const parsed = HttpClose.safeParse(await readJson(req));
   if (!parsed.success) throw validationError(parsed.error, "bad close");
-  sendJson(res, 200, { ...service.closeHttp(parsed.data.episode_id, client), closed: true });
+  sendJson(res, 200, { ...service.closeHttp(parsed.data.episode_id ?? undefined, client), closed: true });
   return true;
 }
 

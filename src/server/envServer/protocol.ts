@@ -177,8 +177,8 @@ export const HttpStep = z.object({
     .string()
     .min(1)
     .max(255)
-    .optional()
-    .describe("the episode to step; the caller's most recent HTTP episode when absent"),
+    .nullish()
+    .describe("the episode to step; the caller's most recent HTTP episode when absent or null"),
   // Played whatever it is: a missing or empty action is an invalid action (stepInput.ts).
   action: z.unknown().optional(),
   timeout_s: z.number().positive().optional(),
@@ -191,8 +191,8 @@ export const HttpClose = z.object({
     .string()
     .min(1)
     .max(255)
-    .optional()
-    .describe("the episode to end; the caller's most recent HTTP episode when absent"),
+    .nullish()
+    .describe("the episode to end; the caller's most recent HTTP episode when absent or null"),
 });
 
 /** A new external run: the run config's fields (domain, method, experience switches, curriculum) and a name. */
