@@ -9,6 +9,10 @@ same task), every turn's completion is stepped in DreamGym, and the episode's re
 
     trainer = GRPOTrainer(model=..., reward_funcs=[env_reward], train_dataset=dataset,
                           args=GRPOConfig(num_generations=8, ...), rollout_func=make_rollout_func(generate))
+
+The server's address comes from ``DREAMGYM_ENV_URL`` (http://127.0.0.1:8300 by default). A completion with no
+action line is stepped as "", which the server plays as an invalid action (reward 0.0), so one empty reply never
+stops a batch.
 """
 
 from __future__ import annotations
