@@ -51,7 +51,7 @@ export function AdvancedFields({ form, onChange }: { form: RegistrationForm; onC
       </fieldset>
       <fieldset>
         <legend>Task ranges (the environment's own task numbers)</legend>
-        <div className={styles.fieldGrid}>
+        <div className={styles.rangeGrid}>
           {field("trainFirst", "Train: first")}
           {field("trainCount", "Train: count")}
           {field("testFirst", "Test: first")}

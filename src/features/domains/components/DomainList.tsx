@@ -14,7 +14,7 @@ export function DomainList() {
   const byName = new Map((remote.data ?? []).map((r) => [r.name, r]));
   return (
     <section aria-labelledby="domains-heading" className={styles.card}>
-      <h2 id="domains-heading">Domains</h2>
+      <h2 id="domains-heading">All domains</h2>
       {error ? <div className={`error ${styles.error}`}>{error.message}</div> : null}
       {domains.data ? (
         <ul className={styles.list} data-testid="domain-list">

@@ -6,11 +6,13 @@ export function HealthLine({ health }: { health: Health | null }) {
   if (!health) return <span className="hint">not checked yet</span>;
   return (
     <span className={styles.health} data-testid="domain-health">
-      <span className={`badge ${health.ok ? "good" : "bad"}`}>{health.ok ? "ok" : "failed"}</span>
+      <span className={styles.healthHead}>
+        <span className={`badge ${health.ok ? "good" : "bad"}`}>{health.ok ? "ok" : "failed"}</span>
+        <time className="hint" dateTime={health.at.toISOString()}>
+          {health.at.toLocaleString()}
+        </time>
+      </span>
       <span className={styles.healthMessage}>{health.message}</span>
-      <time className="hint" dateTime={health.at.toISOString()}>
-        {health.at.toLocaleString()}
-      </time>
     </span>
   );
 }

@@ -51,38 +51,35 @@ export function RegisterForm() {
           An OpenEnv or AgentGym server running elsewhere becomes a real domain: runs train and are evaluated
           in it. It is checked (health, then a reset of train task 0) before it is kept.
         </p>
-        <div className={styles.fieldGrid}>
-          <TextField
-            label="Name"
-            value={form.name}
-            onChange={(v) => change("name", v)}
-            required
-            placeholder="helpdesk"
-            hint="lowercase letters, digits, - and _"
-          />
-          <label className="field">
-            Protocol
-            <select
-              value={form.protocol}
-              onChange={(e) => change("protocol", e.target.value as RemoteProtocol)}
-            >
-              {REMOTE_PROTOCOLS.map((p) => (
-                <option key={p} value={p}>
-                  {REMOTE_PROTOCOL_LABELS[p]}
-                </option>
-              ))}
-            </select>
-          </label>
-        </div>
+        <TextField
+          label="Name"
+          value={form.name}
+          onChange={(v) => change("name", v)}
+          required
+          placeholder="helpdesk"
+          hint="lowercase letters, digits, - and _"
+        />
         <TextField
           label="URL"
-          type="url"
           inputMode="url"
           value={form.url}
           onChange={(v) => change("url", v)}
           required
           placeholder="http://127.0.0.1:36001"
         />
+        <label className="field">
+          Protocol
+          <select
+            value={form.protocol}
+            onChange={(e) => change("protocol", e.target.value as RemoteProtocol)}
+          >
+            {REMOTE_PROTOCOLS.map((p) => (
+              <option key={p} value={p}>
+                {REMOTE_PROTOCOL_LABELS[p]}
+              </option>
+            ))}
+          </select>
+        </label>
         <TextField
           label="Token (optional)"
           type="password"

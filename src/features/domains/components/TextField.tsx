@@ -1,6 +1,7 @@
-import type { HTMLInputTypeAttribute } from "react";
+import { type HTMLInputTypeAttribute, useId } from "react";
+import styles from "../domains.module.css";
 
-/** One labelled input of the register form, with its hint read out with it. */
+/** One labelled input of the register form; its hint is its description, apart from its name. */
 export function TextField({
   label,
   value,
@@ -21,17 +22,25 @@ export function TextField({
   step?: number | "any";
   inputMode?: "numeric" | "decimal" | "url" | "text";
 }) {
+  const hintId = useId();
   return (
-    <label className="field" title={hint}>
-      {label}
-      <input
-        type={type}
-        value={value}
-        onChange={(e) => onChange(e.target.value)}
-        spellCheck={false}
-        {...input}
-      />
-      {hint ? <span className="hint">{hint}</span> : null}
-    </label>
+    <div className={styles.field}>
+      <label className="field">
+        {label}
+        <input
+          type={type}
+          value={value}
+          onChange={(e) => onChange(e.target.value)}
+          spellCheck={false}
+          aria-describedby={hint ? hintId : undefined}
+          {...input}
+        />
+      </label>
+      {hint ? (
+        <span id={hintId} className="hint">
+          {hint}
+        </span>
+      ) : null}
+    </div>
   );
 }
