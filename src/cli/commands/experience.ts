@@ -2,19 +2,20 @@ import fs from "node:fs";
 import type { Command } from "commander";
 import { BACKENDS } from "@/core/backends";
 import { REAL_DOMAIN_NAMES } from "@/core/envs/names";
-import { getRealDomain } from "@/core/envs/registry";
 import { measureFidelity } from "@/core/experience/fidelityRun";
 import type { ExperienceSettings, JudgeScores } from "@/core/experience/types";
-import { HELD_OUT_TASKS, heldOutTask } from "@/core/train/heldOut";
+import { HELD_OUT_TASKS, heldOutTask, VALIDATION_OFFSET } from "@/core/train/heldOut";
 import { config } from "@/env";
 import { createExperienceModel, createJudge, createLlm, createTeacher } from "@/server/experience/backends";
 import { SFT_EXPORT_SETTINGS, sftRecords } from "@/server/experience/exportSft";
 import { loadOfflineMemory } from "@/server/experience/loadOfflineMemory";
 import { writeTeacherTraces } from "@/server/experience/teacherTraces";
+import { loadRealDomain } from "@/server/remoteEnv/load";
+import { remoteSpec } from "@/server/remoteEnv/registry";
 import { withReplayBuffer } from "@/server/replay/sharedReplayBuffer";
 import { indexPending } from "@/server/replay/syncSteps";
 import { ANNOTATION_STATUSES, type AnnotationStatus, REVIEWED_STATUSES } from "@/shared/enums";
-import { choice, database, nonNegativeInt, positiveInt, printJson, probability } from "../args";
+import { choice, database, domainName, nonNegativeInt, positiveInt, printJson, probability } from "../args";
 import { progressBar } from "../progress";
 
 function settingsFrom(options: {
@@ -44,7 +45,11 @@ function registerFidelity(program: Command) {
     .description(
       "replay held-out real transitions through the experience model and compare with the real environment",
     )
-    .requiredOption("--domain <domain>", `one of ${REAL_DOMAIN_NAMES.join(", ")}`, choice(REAL_DOMAIN_NAMES))
+    .requiredOption(
+      "--domain <domain>",
+      `${REAL_DOMAIN_NAMES.join(", ")}, or a remote domain (npm run cli -- domains)`,
+      domainName,
+    )
     .option("--backend <backend>", `experience model backend: ${BACKENDS.join(", ")}`, choice(BACKENDS))
     .option("--transitions <n>", "number of held-out real transitions", positiveInt, 500)
     .option("--k <n>", "demonstrations retrieved per step (0: no replay)", nonNegativeInt, 8)
@@ -69,7 +74,19 @@ function registerFidelity(program: Command) {
       const started = performance.now();
       const db = await database();
       await indexPending(db);
-      const domain = getRealDomain(options.domain);
+      // A remote environment's held-out tasks are asked of it first: as many as the transitions could need.
+      const tasks = Array.from({ length: options.transitions }, (_, i) =>
+        options.tasks === "test"
+          ? { split: "test" as const, index: i }
+          : { split: "train" as const, index: VALIDATION_OFFSET + i },
+      );
+      const remote = await remoteSpec(db, options.domain);
+      const reachable = remote ? tasks.filter((a) => a.index < remote.tasks[a.split].count) : tasks;
+      const domain = await loadRealDomain(db, options.domain, reachable);
+      if (!domain)
+        throw new Error(
+          `domain "${options.domain}" has no real environment to measure fidelity against: it is neither built in nor registered as a remote environment`,
+        );
       const offline = await db.trajectory.count({ where: { domain: options.domain, source: "offline" } });
       if (offline === 0 && options.k > 0) {
         throw new Error(
@@ -95,7 +112,13 @@ function registerFidelity(program: Command) {
       const { report } = await withReplayBuffer(db, (store) =>
         measureFidelity(domain, model, store, settings, {
           transitions: options.transitions,
-          task: (i) => heldOutTask(domain, options.tasks, i),
+          task: (i) => {
+            if (i >= reachable.length)
+              throw new Error(
+                `remote domain "${options.domain}" registers ${reachable.length} ${options.tasks} tasks, and their episodes gave fewer than ${options.transitions} transitions: ask for fewer (--transitions)`,
+              );
+            return heldOutTask(domain, options.tasks, i);
+          },
           epsilon: options.epsilon,
           seed: options.seed,
           onProgress: (done) => bar.update(done),

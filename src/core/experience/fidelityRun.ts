@@ -1,6 +1,6 @@
 import type { RealDomain } from "../envs/domain";
 import type { ReplayBuffer } from "../replay/buffer";
-import type { Step, StepResult, Task } from "../types";
+import type { Environment, Step, StepResult, Task } from "../types";
 import { demonstrationConfidence } from "./confidence";
 import { aggregate, type FidelityReport, scoreTransition, type TransitionScore } from "./fidelity";
 import type { ExperienceInput, ExperienceModel, ExperiencePrediction, ExperienceSettings } from "./types";
@@ -48,6 +48,16 @@ export async function measureFidelity(
     if (options.signal?.aborted) throw options.signal.reason;
     const task = options.task(episode);
     const env = domain.createEnvironment();
+    try {
+      await scoreEpisode(env, task);
+    } finally {
+      await env.close?.();
+    }
+  }
+  return { report: aggregate(scores), scores };
+
+  /** One episode of the behaviour policy, each real step scored against the model's prediction of it. */
+  async function scoreEpisode(env: Environment, task: Task): Promise<void> {
     let state = await env.reset(task);
     const history: Step[] = [];
     for (let t = 0; t < domain.maxSteps && scores.length < options.transitions; t++) {
@@ -113,5 +123,4 @@ export async function measureFidelity(
       if (real.done) break;
     }
   }
-  return { report: aggregate(scores), scores };
 }
