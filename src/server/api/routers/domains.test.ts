@@ -106,7 +106,13 @@ describeEachDatabase("domains router and launching in an imported domain", (dial
       iterations: 2,
     } as never);
     const run = await caller.runs.get({ id: runId });
-    expect(run).toMatchObject({ domain: "web-admin", status: "queued", finalRealSuccess: null, proxy: null });
+    expect(run).toMatchObject({
+      domain: "web-admin",
+      domainKind: "imported",
+      status: "queued",
+      finalRealSuccess: null,
+      proxy: null,
+    });
   });
 
   it("runs it in the worker: the metrics and the run page's figures are proxies, never real success", async () => {
@@ -246,8 +252,11 @@ describeEachDatabase("domains router: remote environments", (dialect) => {
         /in use by 1 queued or running run\(s\) \(on tickets\): cancel them first/,
       ),
     });
+    // Its run is a real domain's (real figures), and after the removal it names a domain no list has.
+    expect((await caller.runs.get({ id: run.id })).domainKind).toBe("remote");
     await t.db.run.update({ where: { id: run.id }, data: { status: "succeeded" } });
     expect(await caller.domains.remove({ name: "tickets" })).toEqual({ removed: "tickets" });
+    expect((await caller.runs.get({ id: run.id })).domainKind).toBeNull();
     expect(await caller.domains.remote()).toEqual([]);
     expect((await caller.domains.list()).map((d) => d.kind)).not.toContain("remote");
     await expect(caller.domains.remove({ name: "tickets" })).rejects.toMatchObject({
