@@ -3,8 +3,10 @@
     python3 logs.py --episodes 300 --out helpdesk.jsonl [--seed 0]
 
 One JSON object per line (README "Importing trajectories"): domain
-"helpdesk", the ticket's instruction, task_id "helpdesk:<task number>",
-the split, source "offline", the policy's name, and every step with its
+"helpdesk", the ticket's instruction, task_id "helpdesk:<split>:<index>"
+(the id DreamGym gives the task when the server is registered as a remote
+domain named helpdesk, so that the logs and the live environment share
+their tasks), the split, source "offline", the policy's name, and every step with its
 observation, available actions, action, the expert's reasoning, the next
 observation, reward, done, success and valid. One episode in five is on
 a test task (numbers 1000-1099), the others on train tasks (0-999), the
@@ -29,6 +31,12 @@ TEST_EVERY = 5
 POLICY_SHARES = (("expert", 50), ("noisy-0.3", 35), ("random", 15))
 
 
+def task_id(number: int, split: str) -> str:
+    """The task's id as a remote domain of this name calls it: split, index."""
+    first = TEST.start if split == "test" else TRAIN.start
+    return f"{DOMAIN}:{split}:{number - first}"
+
+
 def trajectory(number: int, split: str, policy: str, seed: int) -> dict:
     episode = Episode(ticket(number))
     steps = []
@@ -43,7 +51,7 @@ def trajectory(number: int, split: str, policy: str, seed: int) -> dict:
             step["success"] = result.reward >= 1.0
         steps.append(step)
     return {"domain": DOMAIN, "instruction": episode.ticket.instruction,
-            "task_id": f"{DOMAIN}:{number}", "split": split,
+            "task_id": task_id(number, split), "split": split,
             "source": "offline", "policy": policy, "steps": steps}
 
 
