@@ -28,7 +28,7 @@ import {
 import { createEmbedder } from "../replay/createEmbedder";
 import type { StoredTransition } from "../replay/lanceSchema";
 import { offlineBuffer } from "../replay/offlineBuffer";
-import { loadImportedDomain } from "../train/importedDomain";
+import { loadImportedDomain } from "../replay/importedDomain";
 import { EnvServerError } from "./errors";
 import type { EnvMode } from "./protocol";
 

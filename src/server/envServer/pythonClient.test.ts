@@ -61,57 +61,45 @@ function python(script: string, args: string[]): Promise<Record<string, unknown>
   );
 }
 
-const hasOpenssl = (() => {
-  try {
-    execFileSync("openssl", ["version"], { stdio: "ignore" });
-    return true;
-  } catch {
-    return false;
-  }
-})();
-
 describe("the Python client over TLS", () => {
-  // Node's crypto cannot issue an X.509 certificate by itself; without openssl there is nothing to test with.
-  it.skipIf(!hasOpenssl)(
-    "speaks https and wss with the certificate checked against ca_file, and refuses the server without it",
-    async () => {
-      const dir = fs.mkdtempSync(path.join(t.dir, "tls-"));
-      const [key, cert] = [path.join(dir, "key.pem"), path.join(dir, "cert.pem")];
-      execFileSync(
-        "openssl",
-        [
-          ...["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-keyout", key, "-out", cert],
-          ...["-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost"],
-        ],
-        { stdio: "ignore" },
-      );
-      // TLS in front of the server, as a deployment's proxy would put it.
-      const front = tls.createServer({ key: fs.readFileSync(key), cert: fs.readFileSync(cert) }, (socket) => {
-        const upstream = net.connect(server.port, "127.0.0.1");
-        socket.pipe(upstream).pipe(socket);
-        socket.on("error", () => upstream.destroy());
-        upstream.on("error", () => socket.destroy());
-      });
-      await new Promise<void>((resolve) => front.listen(0, "127.0.0.1", resolve));
-      try {
-        const { port } = front.address() as net.AddressInfo;
-        const out = (await python("tls_selftest.py", [`https://127.0.0.1:${port}`, cert])) as {
-          ws: { episode_id: string; step: number };
-          http: { step: number };
-          without_ca: { ws: string; http: string };
-        };
-        expect(out.ws.step).toBe(1);
-        expect(out.http.step).toBe(1);
-        expect(out.without_ca.ws).toMatch(/^certificate: /);
-        expect(out.without_ca.http).toMatch(/^certificate: /);
-        await server.service.settle();
-        const played = await t.db.trajectory.findUniqueOrThrow({ where: { episodeId: out.ws.episode_id } });
-        expect(played.length).toBe(1);
-      } finally {
-        front.close();
-      }
-    },
-  );
+  // Node's crypto cannot issue an X.509 certificate by itself: openssl does (.ci/run installs it where missing).
+  it("speaks https and wss with the certificate checked against ca_file, and refuses the server without it", async () => {
+    const dir = fs.mkdtempSync(path.join(t.dir, "tls-"));
+    const [key, cert] = [path.join(dir, "key.pem"), path.join(dir, "cert.pem")];
+    execFileSync(
+      "openssl",
+      [
+        ...["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-keyout", key, "-out", cert],
+        ...["-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost"],
+      ],
+      { stdio: "ignore" },
+    );
+    // TLS in front of the server, as a deployment's proxy would put it.
+    const front = tls.createServer({ key: fs.readFileSync(key), cert: fs.readFileSync(cert) }, (socket) => {
+      const upstream = net.connect(server.port, "127.0.0.1");
+      socket.pipe(upstream).pipe(socket);
+      socket.on("error", () => upstream.destroy());
+      upstream.on("error", () => socket.destroy());
+    });
+    await new Promise<void>((resolve) => front.listen(0, "127.0.0.1", resolve));
+    try {
+      const { port } = front.address() as net.AddressInfo;
+      const out = (await python("tls_selftest.py", [`https://127.0.0.1:${port}`, cert])) as {
+        ws: { episode_id: string; step: number };
+        http: { step: number };
+        without_ca: { ws: string; http: string };
+      };
+      expect(out.ws.step).toBe(1);
+      expect(out.http.step).toBe(1);
+      expect(out.without_ca.ws).toMatch(/^certificate: /);
+      expect(out.without_ca.http).toMatch(/^certificate: /);
+      await server.service.settle();
+      const played = await t.db.trajectory.findUniqueOrThrow({ where: { episodeId: out.ws.episode_id } });
+      expect(played.length).toBe(1);
+    } finally {
+      front.close();
+    }
+  });
 });
 
 describe("the trainer examples", () => {

@@ -4,8 +4,10 @@
  * (an imported domain, or none).
  */
 import type { RealDomain } from "@/core/envs/domain";
+import { NotTrainableError } from "@/core/envs/imported/importedDomain";
 import { getRealDomain, isRealDomain } from "@/core/envs/registry";
 import type { Db } from "../db";
+import { loadImportedDomain } from "../replay/importedDomain";
 import { probeTask, RemoteEnvironment } from "./client";
 import { remoteSpec } from "./registry";
 import { type EnvironmentOpener, RemoteDomain } from "./remoteDomain";
@@ -35,7 +37,22 @@ export async function loadRealDomain(
     options.open ?? ((s, numberOf) => new RemoteEnvironment(s, numberOf, log ? { log } : {}));
   const probe: TaskProber = options.probe ?? ((s, n) => probeTask(s, n, log ? { log } : {}));
   const prepared = await prepareTasks(db, spec, tasks, probe, options.onProgress);
-  return new RemoteDomain(spec, open, prepared);
+  const domain = new RemoteDomain(spec, open, prepared);
+  const logs = await importedLogs(db, name);
+  if (logs) domain.takeActionsFrom(logs);
+  return domain;
+}
+
+/** The domain's imported logs, where there are enough to learn its actions from (else none). */
+async function importedLogs(db: Db, name: string) {
+  const imported = await db.task.count({ where: { domain: name, origin: "imported" } });
+  if (imported === 0) return undefined;
+  try {
+    return await loadImportedDomain(db, name);
+  } catch (error) {
+    if (error instanceof NotTrainableError) return undefined;
+    throw error;
+  }
 }
 
 /** The addresses of a split's first `count` tasks. */

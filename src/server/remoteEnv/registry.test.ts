@@ -1,3 +1,5 @@
+import fs from "node:fs";
+import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { EnvironmentDown, EpisodeBroken } from "@/core/envs/remote/faults";
 import { RemoteEnvSpec } from "@/core/envs/remote/spec";
@@ -7,6 +9,7 @@ import type { Environment, Observation } from "@/core/types";
 import { createTestDb, type TestDb } from "../../../tests/helpers/testDb";
 import { domainProblem, listDomains } from "../domains/domains";
 import { recoverableFault } from "../queue/faults";
+import { importTrajectoriesFile } from "../trajectories/importTrajectories";
 import type { HealthReport } from "./client";
 import { loadRealDomain } from "./load";
 import {
@@ -137,6 +140,56 @@ describe("a remote domain's tasks", () => {
     );
     await loadRealDomain(t.db, "tickets", addresses, { probe, open });
     expect(asked.slice(3)).toEqual([0, 1, 500]);
+  });
+
+  it("offer the observation's actions, a free-text slot filled with the instruction, or, for a state that lists none, the actions of the domain's imported logs", async () => {
+    await registerRemoteDomain(t.db, input, { check: healthy });
+    const probe = async (_spec: RemoteEnvSpec, number: number) => ({
+      instruction: `close ticket ${number}`,
+      observation: { text: `Ticket: close ticket ${number}` },
+    });
+    const open = (): Environment => {
+      throw new Error("no episode in this test");
+    };
+    const address = [{ split: "train" as const, index: 0 }];
+    let domain = (await loadRealDomain(t.db, "tickets", address, { probe, open })) as RemoteDomain;
+    const task = domain.task("train", 0);
+    expect(domain.candidateActions(task, { text: "x", actions: ["lookup", "search[...]"] })).toEqual([
+      "lookup",
+      "search[close ticket 0]",
+    ]);
+    expect(domain.candidateActions(task, { text: "a page that lists nothing" })).toEqual([]);
+
+    // Logs imported under the domain's name: states like theirs get the actions taken there.
+    const lines = Array.from({ length: 6 }, (_, i) =>
+      JSON.stringify({
+        domain: "tickets",
+        instruction: `close ticket ${i}`,
+        task_id: `tickets:log-${i}`,
+        split: i < 4 ? "train" : "test",
+        source: "offline",
+        policy: "expert",
+        steps: [
+          {
+            state: `Inbox: ticket ${i} is open`,
+            action: `close_ticket[${i}]`,
+            next_state: "closed",
+            reward: 1,
+            done: true,
+            success: true,
+          },
+        ],
+      }),
+    );
+    const file = path.join(t.dir, "tickets.jsonl");
+    fs.writeFileSync(file, `${lines.join("\n")}\n`);
+    expect((await importTrajectoriesFile(t.db, file, "tickets.jsonl")).imported).toBe(6);
+    domain = (await loadRealDomain(t.db, "tickets", address, { probe, open })) as RemoteDomain;
+    expect(domain.candidateActions(task, { text: "Inbox: ticket 2 is open" })).toContain("close_ticket[2]");
+    // The domain is the remote one; its logs are its offline data.
+    expect((await listDomains(t.db)).filter((d) => d.name === "tickets").map((d) => d.kind)).toEqual([
+      "remote",
+    ]);
   });
 
   it("bound what a run may ask: the registered task ranges, no expert to clone", () => {

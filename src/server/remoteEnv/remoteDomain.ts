@@ -20,6 +20,11 @@ export function remoteGoal(task: Task): RemoteTaskGoal["remote"] | undefined {
   return remote && typeof remote.number === "number" ? remote : undefined;
 }
 
+/** Where candidate actions come from besides the observation's own list (the domain's imported logs). */
+export interface ActionSource {
+  candidateActions(task: Task, observation: Observation): string[];
+}
+
 /** What opens episodes of the environment (the protocol clients; a fake in tests). */
 export type EnvironmentOpener = (spec: RemoteEnvSpec, numberOf: (task: Task) => number) => Environment;
 
@@ -91,8 +96,21 @@ export class RemoteDomain implements RealDomain {
     }
   }
 
-  /** The environment's admissible actions, as its observations list them. */
-  readonly candidateActions = (_task: Task, observation: Observation): string[] => observation.actions ?? [];
+  private logged: ActionSource | undefined;
+
+  /**
+   * Candidate actions learnt from the domain's imported logs: free-text slots filled as the logs fill them, and
+   * actions for states that list none (core/envs/imported). Without them, only what the observation lists.
+   */
+  takeActionsFrom(logs: ActionSource): void {
+    this.logged = logs;
+  }
+
+  /** The environment's admissible actions, as its observations list them; a free-text slot gets the instruction. */
+  readonly candidateActions = (task: Task, observation: Observation): string[] => {
+    if (this.logged) return this.logged.candidateActions(task, observation);
+    return (observation.actions ?? []).map((a) => a.replace(/\[\.\.\.\]$/, `[${task.instruction}]`));
+  };
 
   expert(): Policy {
     throw new Error(

@@ -4,7 +4,7 @@ import { isImportedDomain } from "@/core/envs/trainingDomain";
 import { parseRunConfig } from "@/core/train/config";
 import { createTestDb, type TestDb } from "../../../tests/helpers/testDb";
 import { importTrajectoriesFile } from "../trajectories/importTrajectories";
-import { loadImportedDomain } from "./importedDomain";
+import { loadImportedDomain } from "../replay/importedDomain";
 import { runDeps } from "./runDeps";
 
 let t: TestDb;

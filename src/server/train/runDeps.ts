@@ -27,7 +27,7 @@ import { remoteSpec } from "../remoteEnv/registry";
 import { RemoteDomain } from "../remoteEnv/remoteDomain";
 import { createEmbedder } from "../replay/createEmbedder";
 import { offlineBuffer, offlineTransitions } from "../replay/offlineBuffer";
-import { loadImportedDomain } from "./importedDomain";
+import { loadImportedDomain } from "../replay/importedDomain";
 import { rolloutThreadData, ThreadRolloutPool } from "./rolloutThreads";
 
 export function taskGenerator(config: RunConfig, domain: TrainingDomain, llm?: LlmClient): TaskGenerator {

@@ -1,8 +1,8 @@
 import { ImportedDomain } from "@/core/envs/imported/importedDomain";
 import type { Split, Task } from "@/core/types";
 import type { Db } from "../db";
-import type { StoredTransition } from "../replay/lanceSchema";
-import { offlineEpisodes } from "../replay/offlineEpisodes";
+import type { StoredTransition } from "./lanceSchema";
+import { offlineEpisodes } from "./offlineEpisodes";
 
 /**
  * An imported domain as a run trains in it: its imported tasks and their offline logs from the database, in a
