@@ -1,14 +1,14 @@
-import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { parseRunConfig } from "@/core/train/config";
 import { runTraining } from "@/core/train/run";
 import { collectOffline } from "@/server/collect/collectOffline";
-import { type EnvServer, startEnvServer } from "@/server/envServer/server";
+import type { EnvServer } from "@/server/envServer/server";
 import { closeIdleSessions } from "@/server/remoteEnv/client";
 import { registerRemoteDomain } from "@/server/remoteEnv/registry";
 import { RemoteDomain } from "@/server/remoteEnv/remoteDomain";
 import { runDeps } from "@/server/train/runDeps";
-import { createTestDb, type TestDb } from "./helpers/testDb";
+import { createServerTestDb, startTestEnvServer } from "./helpers/envServerFixture";
+import type { TestDb } from "./helpers/testDb";
 
 /**
  * DreamGym's own environment server, in real mode, registered as a remote domain over OpenEnv's WebSocket: the shop
@@ -19,16 +19,8 @@ let t: TestDb;
 let server: EnvServer;
 
 beforeAll(async () => {
-  t = await createTestDb();
-  process.env.DREAMGYM_DATA_DIR = t.dir;
-  process.env.LANCEDB_DIR = path.join(t.dir, "lancedb");
-  server = await startEnvServer(t.db, {
-    port: 0,
-    threads: 0,
-    figuresMs: 20,
-    indexEveryMs: 0,
-    databaseUrl: t.url,
-  });
+  t = await createServerTestDb();
+  server = await startTestEnvServer(t, { databaseUrl: t.url });
 }, 120_000);
 
 afterAll(async () => {

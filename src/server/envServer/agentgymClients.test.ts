@@ -3,11 +3,11 @@
  * server on 127.0.0.1 over real HTTP: empty actions, rewards as floats, ALFWorld's /detail, and a step after the
  * end. Their clients assert HTTP 200 on every call and then read named keys.
  */
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createServerTestDb, startTestEnvServer } from "../../../tests/helpers/envServerFixture";
 import { call } from "../../../tests/helpers/envServerWire";
-import { createTestDb, type TestDb } from "../../../tests/helpers/testDb";
-import { type EnvServer, startEnvServer } from "./server";
+import type { TestDb } from "../../../tests/helpers/testDb";
+import type { EnvServer } from "./server";
 
 let t: TestDb;
 let server: EnvServer;
@@ -17,10 +17,8 @@ const post = (route: string, body?: unknown) => call(server.url, "POST", route, 
 const get = (route: string) => call(server.url, "GET", route);
 
 beforeAll(async () => {
-  t = await createTestDb();
-  process.env.DREAMGYM_DATA_DIR = t.dir;
-  process.env.LANCEDB_DIR = path.join(t.dir, "lancedb");
-  server = await startEnvServer(t.db, { port: 0, threads: 0, figuresMs: 20, indexEveryMs: 0 });
+  t = await createServerTestDb();
+  server = await startTestEnvServer(t);
 }, 120_000);
 
 afterAll(async () => {

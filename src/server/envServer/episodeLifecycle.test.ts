@@ -10,17 +10,16 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { ShopEnvironment } from "@/core/envs/shop/env";
 import { collectOffline } from "@/server/collect/collectOffline";
+import { createServerTestDb, startTestEnvServer } from "../../../tests/helpers/envServerFixture";
 import { call, WsSession } from "../../../tests/helpers/envServerWire";
-import { createTestDb, type TestDb } from "../../../tests/helpers/testDb";
-import { type EnvServer, startEnvServer } from "./server";
+import type { TestDb } from "../../../tests/helpers/testDb";
+import type { EnvServer } from "./server";
 
 const ROOT = path.resolve(import.meta.dirname, "../../..");
 let t: TestDb;
 
 beforeAll(async () => {
-  t = await createTestDb();
-  process.env.DREAMGYM_DATA_DIR = t.dir;
-  process.env.LANCEDB_DIR = path.join(t.dir, "lancedb");
+  t = await createServerTestDb();
   // Not empty, so that a server started on it does not seed the demo data first.
   await collectOffline(t.db, {
     domain: "household",
@@ -49,7 +48,7 @@ describe("a client that leaves mid-step", () => {
   it("leaves a trajectory whose length equals its stored steps", async () => {
     // Inline writes: a writer thread's connection, closed, would drop this process's SQLite locks on the file
     // (POSIX locks are per process), and the server process of the next test would then reset the shared WAL index.
-    const server = await startEnvServer(t.db, { port: 0, figuresMs: 20, indexEveryMs: 0 });
+    const server = await startTestEnvServer(t);
     let release = () => {};
     let entered = false;
     const real = ShopEnvironment.prototype.step;
@@ -136,7 +135,7 @@ describe("a server killed with -9", () => {
     expect((await t.db.trajectory.findUniqueOrThrow({ where: { id } })).status).toBe("live");
 
     // Restarted at once, well within the dead server's lease: its process is gone, so its episodes are too.
-    const next = await startEnvServer(t.db, { port: 0, figuresMs: 20, indexEveryMs: 0 });
+    const next = await startTestEnvServer(t);
     let beside: EnvServer | undefined;
     try {
       expect(await t.db.trajectory.findUniqueOrThrow({ where: { id } })).toMatchObject({
@@ -145,7 +144,7 @@ describe("a server killed with -9", () => {
       });
       const own = await call(next.url, "POST", "/household/real/reset", { seed: 2 });
       await next.service.settle();
-      beside = await startEnvServer(t.db, { port: 0, figuresMs: 20, indexEveryMs: 0 });
+      beside = await startTestEnvServer(t);
       const live = await t.db.trajectory.findUniqueOrThrow({
         where: { id: own.json.metadata.trajectory_id },
       });

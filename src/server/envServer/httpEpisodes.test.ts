@@ -3,10 +3,10 @@
  * /state without an episode id, HTTP has a close, idle HTTP episodes give way when the server is full, and no
  * client can take every slot. Callers are told apart by their bearer tokens (people's sessions here).
  */
-import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { createServerTestDb } from "../../../tests/helpers/envServerFixture";
 import { call, WsSession } from "../../../tests/helpers/envServerWire";
-import { createTestDb, type TestDb } from "../../../tests/helpers/testDb";
+import type { TestDb } from "../../../tests/helpers/testDb";
 import { type EnvServer, startEnvServer } from "./server";
 
 let t: TestDb;
@@ -28,9 +28,7 @@ const as = (name: string) => {
 };
 
 beforeAll(async () => {
-  t = await createTestDb();
-  process.env.DREAMGYM_DATA_DIR = t.dir;
-  process.env.LANCEDB_DIR = path.join(t.dir, "lancedb");
+  t = await createServerTestDb();
   server = await startEnvServer(t.db, {
     port: 0,
     maxSessions: 4,

@@ -6,9 +6,10 @@
  */
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDb, type TestDb } from "../../../tests/helpers/testDb";
+import { createServerTestDb, startTestEnvServer } from "../../../tests/helpers/envServerFixture";
+import type { TestDb } from "../../../tests/helpers/testDb";
 import { importTrajectoriesFile } from "../trajectories/importTrajectories";
-import { type EnvServer, startEnvServer } from "./server";
+import type { EnvServer } from "./server";
 
 let t: TestDb;
 let server: EnvServer;
@@ -44,17 +45,9 @@ function error(reply: { json: Record<string, unknown> }): { message: string; cod
 }
 
 beforeAll(async () => {
-  t = await createTestDb();
-  process.env.DREAMGYM_DATA_DIR = t.dir;
-  process.env.LANCEDB_DIR = path.join(t.dir, "lancedb");
+  t = await createServerTestDb();
   await importTrajectoriesFile(t.db, path.join(process.cwd(), "samples", "web-admin.jsonl"));
-  server = await startEnvServer(t.db, {
-    port: 0,
-    threads: 0,
-    figuresMs: 20,
-    indexEveryMs: 0,
-    databaseUrl: t.url,
-  });
+  server = await startTestEnvServer(t, { databaseUrl: t.url });
 }, 120_000);
 
 afterAll(async () => {

@@ -3,12 +3,12 @@
  * unknown fields, empty actions from LLM replies, rewards read by Python, `openenv validate --url`'s checks, test
  * tasks, and a server started on an empty data folder (which seeds it, so synthetic resets work).
  */
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedDemoIfEmpty } from "@/server/demo/seedDemo";
+import { createServerTestDb, startTestEnvServer } from "../../../tests/helpers/envServerFixture";
 import { call, WsSession } from "../../../tests/helpers/envServerWire";
-import { createTestDb, type TestDb } from "../../../tests/helpers/testDb";
-import { type EnvServer, startEnvServer } from "./server";
+import type { TestDb } from "../../../tests/helpers/testDb";
+import type { EnvServer } from "./server";
 
 let t: TestDb;
 let server: EnvServer;
@@ -17,18 +17,9 @@ const post = (route: string, body?: unknown) => call(server.url, "POST", route, 
 const get = (route: string) => call(server.url, "GET", route);
 
 beforeAll(async () => {
-  t = await createTestDb();
-  process.env.DREAMGYM_DATA_DIR = t.dir;
-  process.env.LANCEDB_DIR = path.join(t.dir, "lancedb");
+  t = await createServerTestDb();
   trajectoriesBeforeStart = await t.db.trajectory.count();
-  server = await startEnvServer(t.db, {
-    port: 0,
-    threads: 0,
-    figuresMs: 20,
-    indexEveryMs: 0,
-    databaseUrl: t.url,
-    seedIfEmpty: true,
-  });
+  server = await startTestEnvServer(t, { databaseUrl: t.url, seedIfEmpty: true });
 }, 180_000);
 
 afterAll(async () => {

@@ -11,17 +11,16 @@ import path from "node:path";
 import tls from "node:tls";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { collectOffline } from "@/server/collect/collectOffline";
-import { createTestDb, type TestDb } from "../../../tests/helpers/testDb";
-import { type EnvServer, startEnvServer } from "./server";
+import { createServerTestDb, startTestEnvServer } from "../../../tests/helpers/envServerFixture";
+import type { TestDb } from "../../../tests/helpers/testDb";
+import type { EnvServer } from "./server";
 
 const ADAPTER = path.resolve(import.meta.dirname, "../../../adapters/python");
 let t: TestDb;
 let server: EnvServer;
 
 beforeAll(async () => {
-  t = await createTestDb();
-  process.env.DREAMGYM_DATA_DIR = t.dir;
-  process.env.LANCEDB_DIR = path.join(t.dir, "lancedb");
+  t = await createServerTestDb();
   // The TRL example's run plays synthetic episodes: the shop needs offline data.
   await collectOffline(t.db, {
     domain: "shop",
@@ -32,7 +31,7 @@ beforeAll(async () => {
     seed: 1,
     offset: 0,
   });
-  server = await startEnvServer(t.db, { port: 0, threads: 0, figuresMs: 20, indexEveryMs: 0 });
+  server = await startTestEnvServer(t);
 }, 120_000);
 
 afterAll(async () => {

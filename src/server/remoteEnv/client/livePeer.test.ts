@@ -5,15 +5,15 @@
  * same episode played in process; a test task goes out as a test task. It also measures what a remote step costs
  * beyond an in-process one.
  */
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getRealDomain } from "@/core/envs/registry";
 import type { RemoteEnvSpecInput, RemoteProtocol } from "@/core/envs/remote/spec";
 import { RemoteEnvSpec } from "@/core/envs/remote/spec";
 import { rollout } from "@/core/rollout";
 import type { Environment, Step, Task } from "@/core/types";
-import { createTestDb, type TestDb } from "../../../../tests/helpers/testDb";
-import { type EnvServer, startEnvServer } from "../../envServer/server";
+import { createServerTestDb, startTestEnvServer } from "../../../../tests/helpers/envServerFixture";
+import type { TestDb } from "../../../../tests/helpers/testDb";
+import type { EnvServer } from "../../envServer/server";
 import { checkHealth } from "./health";
 import { openEpisodes } from "./limiter";
 import { closeIdleSessions } from "./pool";
@@ -23,13 +23,10 @@ import { RemoteEnvironment } from "./remoteEnvironment";
 let t: TestDb;
 let server: EnvServer;
 
-const start = (port: number) =>
-  startEnvServer(t.db, { port, threads: 0, figuresMs: 20, indexEveryMs: 0, databaseUrl: t.url });
+const start = (port: number) => startTestEnvServer(t, { port, databaseUrl: t.url });
 
 beforeAll(async () => {
-  t = await createTestDb();
-  process.env.DREAMGYM_DATA_DIR = t.dir;
-  process.env.LANCEDB_DIR = path.join(t.dir, "lancedb");
+  t = await createServerTestDb();
   server = await start(0);
 }, 120_000);
 
