@@ -4,10 +4,11 @@
  * AgentGym's WebShop and ALFWorld shapes, the error codes, the capacity and the idle timeout. Then every episode is
  * looked up in the database under its external run.
  */
-import { spawn } from "node:child_process";
+
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runAdapterScript } from "../../../tests/helpers/pythonAdapter";
 import { createTestDb, describeEachDatabase, type TestDb } from "../../../tests/helpers/testDb";
 import { sessionHeaders } from "../auth/testing";
 import { authorize } from "./http";
@@ -15,7 +16,6 @@ import { type EnvServer, startEnvServer } from "./server";
 
 const IDLE_SECONDS = 2;
 const MAX_SESSIONS = 4;
-const ADAPTER = path.resolve(import.meta.dirname, "../../../adapters/python");
 
 let t: TestDb;
 let server: EnvServer;
@@ -70,31 +70,15 @@ describeEachDatabase("environment server", (dialect) => {
     idle: string[];
   }
 
-  /** Runs the client in its own process; spawn, not spawnSync: the server answers from this process's loop. */
+  /** Runs the client in its own process. */
   function runSelfTest(): Promise<SelfTest> {
-    const args = [
-      path.join(ADAPTER, "selftest.py"),
+    return runAdapterScript<SelfTest>("selftest.py", [
       server.url,
       "--idle-seconds",
       String(IDLE_SECONDS),
       "--max-sessions",
       String(MAX_SESSIONS),
-    ];
-    const child = spawn("python3", args, { env: { ...process.env, PYTHONPATH: ADAPTER } });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => {
-      stdout += d;
-    });
-    child.stderr.on("data", (d) => {
-      stderr += d;
-    });
-    return new Promise((resolve, reject) =>
-      child.on("exit", (code) => {
-        if (code !== 0) reject(new Error(`selftest.py failed (${code}):\n${stderr}`));
-        else resolve(JSON.parse(stdout.trim().split("\n").at(-1) as string) as SelfTest);
-      }),
-    );
+    ]);
   }
 
   describe("the environment server with the Python client", () => {

@@ -4,7 +4,7 @@
  * with openssl, a TLS front on the server), and the TRL, verl and verl-agent examples fed completions with no
  * action and turns after the end, with the trainer-side objects stubbed.
  */
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
@@ -12,10 +12,10 @@ import tls from "node:tls";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { collectOffline } from "@/server/collect/collectOffline";
 import { createServerTestDb, startTestEnvServer } from "../../../tests/helpers/envServerFixture";
+import { runAdapterScript } from "../../../tests/helpers/pythonAdapter";
 import type { TestDb } from "../../../tests/helpers/testDb";
 import type { EnvServer } from "./server";
 
-const ADAPTER = path.resolve(import.meta.dirname, "../../../adapters/python");
 let t: TestDb;
 let server: EnvServer;
 
@@ -39,25 +39,10 @@ afterAll(async () => {
   await t?.cleanup();
 });
 
-/** A python3 script of adapters/python; spawn, not spawnSync: the server answers from this process's loop. */
+/** A python3 script of adapters/python. */
 function python(script: string, args: string[]): Promise<Record<string, unknown>> {
   // No CA file from the environment: the TLS test checks that certificates are verified by default.
-  const env: NodeJS.ProcessEnv = { ...process.env, PYTHONPATH: ADAPTER, DREAMGYM_ENV_CA_FILE: "" };
-  const child = spawn("python3", [path.join(ADAPTER, script), ...args], { env });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (d) => {
-    stdout += d;
-  });
-  child.stderr.on("data", (d) => {
-    stderr += d;
-  });
-  return new Promise((resolve, reject) =>
-    child.on("exit", (code) => {
-      if (code !== 0) reject(new Error(`${script} failed (${code}):\n${stderr}`));
-      else resolve(JSON.parse(stdout.trim().split("\n").at(-1) as string));
-    }),
-  );
+  return runAdapterScript(script, args, { DREAMGYM_ENV_CA_FILE: "" });
 }
 
 describe("the Python client over TLS", () => {
