@@ -8,6 +8,8 @@ export interface LoggedEpisode<S extends Step = Step> {
   taskId: string;
   steps: S[];
   success: boolean;
+  /** Which policy acted (expert, noisy-0.3, random, …), where the logs say: base rates are per behaviour. */
+  policy?: string;
 }
 
 export interface ImportedDomainData<S extends Step = Step> {
@@ -223,6 +225,13 @@ export class ImportedDomain<S extends Step = Step> {
     return this.logs
       .filter((e) => e.success && this.byId.get(e.taskId)?.split === split)
       .map((e) => ({ task: this.byId.get(e.taskId)!, steps: e.steps }));
+  }
+
+  /** Every log of a split's tasks, successes and failures, in the logs' order: what the held-out checks replay. */
+  logsOf(split: Split): (LoggedEpisode<S> & { task: Task })[] {
+    return this.logs
+      .filter((e) => this.byId.get(e.taskId)?.split === split)
+      .map((e) => ({ ...e, task: this.byId.get(e.taskId)! }));
   }
 
   /** Every logged step of the train tasks, in the logs' order: the replay buffer of a run in this domain. */
