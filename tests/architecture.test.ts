@@ -62,6 +62,7 @@ const CORE_LAYERS: Record<string, number> = {
   curriculum: 3,
   rl: 4,
   train: 5,
+  trust: 5,
 };
 const coreLayer = (p: string | null) =>
   under(p, "src/core") && p !== "src/core"

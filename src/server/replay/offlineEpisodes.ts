@@ -10,6 +10,8 @@ export interface OfflineEpisode {
   steps: StoredTransition[];
   /** The last step's success. */
   success: boolean;
+  /** Which policy acted, where the logs say (base rates are per behaviour: core/trust). */
+  policy?: string;
 }
 
 /**
@@ -31,7 +33,13 @@ export async function offlineEpisodes(
   let current: OfflineEpisode | undefined;
   for (const row of rows) {
     if (current?.trajectoryId !== row.trajectoryId) {
-      current = { trajectoryId: row.trajectoryId, taskId: row.trajectory.taskId, steps: [], success: false };
+      current = {
+        trajectoryId: row.trajectoryId,
+        taskId: row.trajectory.taskId,
+        steps: [],
+        success: false,
+        ...(row.trajectory.policy ? { policy: row.trajectory.policy } : {}),
+      };
       episodes.push(current);
     }
     const step = stepToTransition(row);

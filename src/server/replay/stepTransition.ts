@@ -24,6 +24,7 @@ export const STEP_SELECT = {
       taskId: true,
       runId: true,
       iteration: true,
+      policy: true,
       task: { select: { instruction: true } },
     },
   },
@@ -49,6 +50,8 @@ interface StepRow {
     taskId: string;
     runId: string | null;
     iteration: number | null;
+    /** Which policy acted (expert, noisy-0.3, random, linear@it3, …), where recorded. */
+    policy: string | null;
     task: { instruction: string };
   };
 }
@@ -81,12 +84,13 @@ export async function selectStepRows(
       taskId: string;
       runId: string | null;
       iteration: number | bigint | null;
+      policy: string | null;
       instruction: string;
     }[]
   >(
     db,
     `SELECT s.id, s.state, s."stateActions", s.action, s."nextState", s."nextActions", s.reward, s.done, s.success,
-       s.valid, s."trajectoryId", t.domain, t.source, t."taskId", t."runId", t.iteration, k.instruction
+       s.valid, s."trajectoryId", t.domain, t.source, t."taskId", t."runId", t.iteration, t.policy, k.instruction
      FROM "Step" s JOIN "Trajectory" t ON t.id = s."trajectoryId" JOIN "Task" k ON k.id = t."taskId"
      WHERE ${where}`,
     ...params,
@@ -109,6 +113,7 @@ export async function selectStepRows(
       taskId: r.taskId,
       runId: r.runId,
       iteration: r.iteration === null ? null : Number(r.iteration),
+      policy: r.policy,
       task: { instruction: r.instruction },
     },
   }));

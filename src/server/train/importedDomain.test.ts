@@ -25,6 +25,10 @@ describe("an imported domain from the database", () => {
     expect(domain.taskCount("train") + domain.taskCount("test")).toBe(tasks.length);
     expect(domain.taskCount("test")).toBe(tasks.filter((x) => x.split === "test").length);
     expect(domain.successfulLogs("train").length).toBeGreaterThan(0);
+    // Each log knows the policy that acted: the trust figures' base rates are per behaviour.
+    const policies = new Set(domain.logsOf("test").map((log) => log.policy));
+    expect(policies.has("expert")).toBe(true);
+    expect(policies.has(undefined)).toBe(false);
     const again = await loadImportedDomain(t.db, "web-admin");
     expect(again.tasks("train", 5)).toEqual(domain.tasks("train", 5));
     expect(again.maxSteps).toBe(domain.maxSteps);
