@@ -2,7 +2,7 @@ import type { LinearPolicy } from "../policy/linearPolicy";
 import type { LinearValue } from "../policy/value";
 import { type CollectedEpisode, collectEpisode } from "../rl/collect";
 import type { Environment, Task } from "../types";
-import { concurrently, yieldToTimers } from "./concurrently";
+import { concurrently, yieldToTimers } from "../util/concurrently";
 import type { RolloutPool } from "./rolloutPool";
 
 export interface GroupCollection {

@@ -2,8 +2,9 @@ import { replayIfBroken } from "../envs/remote/faults";
 import { type WebshopVerdict, webshopVerdictOf } from "../envs/shop/webshopVerdict";
 import type { LinearPolicy } from "../policy/linearPolicy";
 import { type Episode, rollout } from "../rollout";
+import type { TrustReport } from "../trust/trustReport";
 import type { Environment, Task } from "../types";
-import { concurrently } from "./concurrently";
+import { concurrently } from "../util/concurrently";
 
 export interface EvaluationResult {
   episodes: number;
@@ -146,6 +147,8 @@ export interface ProxyMetrics {
   judged?: number;
   /** Episodes it gave no usable verdict on (counted, never guessed). */
   judgeFailures?: number;
+  /** How far these proxies can be trusted: the experience model against the held-out logs, and a verdict. */
+  trust?: TrustReport;
 }
 
 /** Times the environment broke these episodes before each was played through (remote environments). */

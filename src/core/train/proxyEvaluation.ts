@@ -4,7 +4,7 @@ import { LlmReplyError } from "../llm";
 import type { LinearPolicy } from "../policy/linearPolicy";
 import type { Episode } from "../rollout";
 import type { Environment, Task } from "../types";
-import { concurrently } from "./concurrently";
+import { concurrently } from "../util/concurrently";
 import { type EvaluationResult, type ProxyMetrics, playEvaluation, summarise } from "./evaluate";
 
 /** The judge's verdicts on the episodes: a reply unusable after its repair is a failure, not a verdict. */

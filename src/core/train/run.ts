@@ -2,6 +2,7 @@ import { saveCheckpoint } from "../policy/checkpoint";
 import type { RunConfig } from "./config";
 import { trainedWith } from "./methods";
 import { trainPhases } from "./phases";
+import { UNTRAINED_EVALUATION } from "./proxyTrust";
 import { checkRunDeps } from "./runChecks";
 import { runContext } from "./runContext";
 import type { RunDeps, RunResult } from "./runTypes";
@@ -23,7 +24,7 @@ export async function runTraining(config: RunConfig, deps: RunDeps): Promise<Run
   checkRunDeps(config, deps);
   const ctx = await runContext(config, deps);
   // The untrained figure is the blank policy's, before any cloning, for fresh and resumed runs alike.
-  const untrained = await ctx.evaluate("eval:untrained", ctx.blankPolicy());
+  const untrained = await ctx.evaluate(UNTRAINED_EVALUATION, ctx.blankPolicy());
   const { counters, evaluated } = await trainPhases(config, deps, ctx);
   // The same policy evaluated twice with other samples would show two "final" figures for one run.
   const last = evaluated?.iterations === counters.iterations ? evaluated : undefined;

@@ -11,6 +11,7 @@ import { experienceSettings } from "./experienceSettings";
 import { heldOutTasks } from "./heldOut";
 import { clones, METHODS } from "./methods";
 import { proxyEvaluation } from "./proxyEvaluation";
+import { proxyTrust } from "./proxyTrust";
 import type { RunDeps } from "./runTypes";
 
 /** What every phase of a run and its evaluations share: the policy, its environments and its held-out tasks. */
@@ -60,6 +61,7 @@ export async function runContext(config: RunConfig, deps: RunDeps): Promise<RunC
     !imported &&
     METHODS[config.method].phases.some((p) => p.phase === "synthetic") &&
     simulatedTasks.length > 0;
+  const trust = isImportedDomain(domain) ? proxyTrust(domain, deps, config) : undefined;
   return {
     policy,
     blankPolicy,
@@ -70,16 +72,17 @@ export async function runContext(config: RunConfig, deps: RunDeps): Promise<RunC
       return domain.createEnvironment();
     },
     syntheticEnv,
-    evaluate: (key, which = policy) => {
+    evaluate: async (key, which = policy) => {
       if (!imported) return evaluatePolicy(domain, which, testTasks, options(key));
       if (!syntheticEnv)
         throw new Error(
           `imported domain "${domain.name}" is evaluated in its synthetic environment: the run needs an experience model and a replay buffer`,
         );
-      return proxyEvaluation(domain, which, testTasks, syntheticEnv, {
+      const result = await proxyEvaluation(domain, which, testTasks, syntheticEnv, {
         ...options(key),
         ...(config.evaluation.judge && deps.outcomeJudge ? { judge: deps.outcomeJudge } : {}),
       });
+      return trust ? trust(key, result) : result;
     },
     simulate: async (key) => {
       if (!measuresGap || !syntheticEnv) return undefined;

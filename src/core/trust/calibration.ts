@@ -2,7 +2,7 @@ import type { ImportedDomain } from "../envs/imported/importedDomain";
 import { SyntheticEnvironment } from "../experience/synthetic";
 import type { ExperienceModel, ExperienceSettings } from "../experience/types";
 import type { ReplayBuffer } from "../replay/buffer";
-import { concurrently } from "../train/concurrently";
+import { concurrently } from "../util/concurrently";
 import { type HeldOutLog, heldOutLogs, spreadOverTasks, trainOnly } from "./heldOutLogs";
 
 /** Predicted outcomes of held-out logged episodes beside the logged ones: is the model's "success" a success? */

@@ -8,7 +8,7 @@ import {
 } from "../experience/fidelity";
 import type { ExperienceModel, ExperienceSettings } from "../experience/types";
 import type { ReplayBuffer } from "../replay/buffer";
-import { concurrently } from "../train/concurrently";
+import { concurrently } from "../util/concurrently";
 import { type HeldOutLog, heldOutLogs, spreadOverTasks, trainOnly } from "./heldOutLogs";
 
 /**
