@@ -283,7 +283,9 @@ describe("helpdesk sample environment", () => {
       const index = (id: string) => Number(id.split(":")[2]);
       expect(test.every((x) => index(x.task.id) < 100)).toBe(true);
       const train = trajectories.filter((x) => x.task.split === "train");
-      expect(train.every((x) => /^helpdesk:train:\d+$/.test(x.task.id) && index(x.task.id) < 1000)).toBe(true);
+      expect(train.every((x) => /^helpdesk:train:\d+$/.test(x.task.id) && index(x.task.id) < 1000)).toBe(
+        true,
+      );
       expect(await t.db.step.count({ where: { valid: false } })).toBeGreaterThan(0);
       expect((await importTrajectoriesFile(t.db, file, "again")).imported).toBe(0);
     } finally {

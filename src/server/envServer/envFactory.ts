@@ -26,9 +26,9 @@ import {
   ThreadedExperienceModel,
 } from "../experience/threadedModel";
 import { createEmbedder } from "../replay/createEmbedder";
+import { loadImportedDomain } from "../replay/importedDomain";
 import type { StoredTransition } from "../replay/lanceSchema";
 import { offlineBuffer } from "../replay/offlineBuffer";
-import { loadImportedDomain } from "../replay/importedDomain";
 import { EnvServerError } from "./errors";
 import type { EnvMode } from "./protocol";
 

@@ -3,8 +3,8 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { isImportedDomain } from "@/core/envs/trainingDomain";
 import { parseRunConfig } from "@/core/train/config";
 import { createTestDb, type TestDb } from "../../../tests/helpers/testDb";
-import { importTrajectoriesFile } from "../trajectories/importTrajectories";
 import { loadImportedDomain } from "../replay/importedDomain";
+import { importTrajectoriesFile } from "../trajectories/importTrajectories";
 import { runDeps } from "./runDeps";
 
 let t: TestDb;

@@ -26,8 +26,8 @@ import { type LoadOptions, loadRealDomain } from "../remoteEnv/load";
 import { remoteSpec } from "../remoteEnv/registry";
 import { RemoteDomain } from "../remoteEnv/remoteDomain";
 import { createEmbedder } from "../replay/createEmbedder";
-import { offlineBuffer, offlineTransitions } from "../replay/offlineBuffer";
 import { loadImportedDomain } from "../replay/importedDomain";
+import { offlineBuffer, offlineTransitions } from "../replay/offlineBuffer";
 import { rolloutThreadData, ThreadRolloutPool } from "./rolloutThreads";
 
 export function taskGenerator(config: RunConfig, domain: TrainingDomain, llm?: LlmClient): TaskGenerator {
