@@ -152,6 +152,16 @@ export interface FaultTally {
 
 const WORKER_NAMES = ["A", "B", "C", "D", "E", "F"];
 
+/**
+ * The small disk's size: room for what the load stores (a 30-minute soak's database grew by about 10 MB a minute,
+ * and SQLite does not give deleted rows' pages back), three times over. The filler fills whatever is free, so the
+ * disk-full episodes are the same at any size; a disk the data itself filled would never free again, and every
+ * job would wait on it forever (as one 30-minute soak on a fixed 256 MB disk did).
+ */
+function diskMbFor(minutes: number): number {
+  return 256 + Math.ceil(minutes * 32);
+}
+
 /** Between two episodes of one environment-server client. */
 const EPISODE_GAP_MS = 1_500;
 /** After a fault ends, errors for this long are still put down to it. */
@@ -191,7 +201,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
   try {
     let databaseUrl: string;
     if (options.db === "sqlite") {
-      const mounted = SmallDisk.mount(path.join(dir, "disk"), options.diskMb ?? 256);
+      const mounted = SmallDisk.mount(path.join(dir, "disk"), options.diskMb ?? diskMbFor(options.minutes));
       if (typeof mounted === "string") {
         skipped.push(`full-disk episodes skipped: ${mounted}`);
         databaseUrl = `file:${path.join(dir, "dreamgym.db")}`;
