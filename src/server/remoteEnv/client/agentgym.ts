@@ -6,20 +6,22 @@
  */
 import { z } from "zod";
 import type { RemoteEnvSpec, RemoteObservation } from "@/core/envs/remote/spec";
-import { ActionList, actionList, agentgymHealth, closeQuietly, create, get, post } from "./agentgymWire";
+import {
+  ActionList,
+  actionList,
+  agentgymHealth,
+  closeQuietly,
+  create,
+  get,
+  post,
+  stepSession,
+} from "./agentgymWire";
 import { RequestFailure } from "./failure";
 import type { ProtocolClient, RemoteSession, ResetTarget } from "./session";
 
 const ResetReply = z.looseObject({
   observation: z.string(),
   task_description: z.string().optional(),
-  available_actions: z.array(z.string()).optional(),
-});
-
-const StepReply = z.looseObject({
-  observation: z.string(),
-  reward: z.number().nullish(),
-  done: z.boolean(),
   available_actions: z.array(z.string()).optional(),
 });
 
@@ -42,15 +44,8 @@ class GenericSession implements RemoteSession {
     return { text, ...(actions ? { actions } : {}) };
   }
 
-  async step(action: string) {
-    const reply = await post(this.spec, "/step", { id: this.id, action }, StepReply, this.spec.stepTimeoutMs);
-    const actions =
-      reply.available_actions ?? (reply.done ? undefined : await this.actions(this.spec.stepTimeoutMs));
-    return {
-      observation: { text: reply.observation, ...(actions ? { actions } : {}) },
-      reward: reply.reward ?? 0,
-      done: reply.done,
-    };
+  step(action: string) {
+    return stepSession(this.spec, this.id, action, () => this.actions(this.spec.stepTimeoutMs));
   }
 
   close(): Promise<void> {

@@ -5,16 +5,10 @@
  */
 import { z } from "zod";
 import type { RemoteEnvSpec, RemoteObservation } from "@/core/envs/remote/spec";
-import { agentgymHealth, closeQuietly, create, post } from "./agentgymWire";
+import { agentgymHealth, closeQuietly, create, post, stepSession } from "./agentgymWire";
 import type { ProtocolClient, RemoteSession, ResetTarget } from "./session";
 
 const ResetReply = z.looseObject({ observation: z.string(), available_actions: z.array(z.string()) });
-const StepReply = z.looseObject({
-  observation: z.string(),
-  reward: z.number().nullish(),
-  done: z.boolean(),
-  available_actions: z.array(z.string()).optional(),
-});
 
 class AlfworldSession implements RemoteSession {
   constructor(
@@ -28,14 +22,8 @@ class AlfworldSession implements RemoteSession {
     return { text: reply.observation, actions: reply.available_actions };
   }
 
-  async step(action: string) {
-    const reply = await post(this.spec, "/step", { id: this.id, action }, StepReply, this.spec.stepTimeoutMs);
-    const actions = reply.available_actions;
-    return {
-      observation: { text: reply.observation, ...(actions ? { actions } : {}) },
-      reward: reply.reward ?? 0,
-      done: reply.done,
-    };
+  step(action: string) {
+    return stepSession(this.spec, this.id, action);
   }
 
   close(): Promise<void> {

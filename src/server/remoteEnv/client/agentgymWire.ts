@@ -79,3 +79,30 @@ export function actionList(reply: z.infer<typeof ActionList>): string[] {
     ? reply
     : (reply.available_actions ?? reply.possible_actions ?? reply.actions ?? []);
 }
+
+/** A step's reply, as AgentGym's generic and ALFWorld servers give it. */
+const StepReply = z.looseObject({
+  observation: z.string(),
+  reward: z.number().nullish(),
+  done: z.boolean(),
+  available_actions: z.array(z.string()).optional(),
+});
+
+/**
+ * POST /step `{id, action}` of a session; `more` asks for the actions when the reply lists none and the episode
+ * goes on (servers that keep them on a route of their own).
+ */
+export async function stepSession(
+  spec: RemoteEnvSpec,
+  id: number | string,
+  action: string,
+  more?: () => Promise<string[] | undefined>,
+) {
+  const reply = await post(spec, "/step", { id, action }, StepReply, spec.stepTimeoutMs);
+  const actions = reply.available_actions ?? (reply.done || !more ? undefined : await more());
+  return {
+    observation: { text: reply.observation, ...(actions ? { actions } : {}) },
+    reward: reply.reward ?? 0,
+    done: reply.done,
+  };
+}
