@@ -18,6 +18,11 @@ export interface LoadOptions {
   log?: (line: string) => void;
   /** Tasks asked of the environment so far, while it prepares them. */
   onProgress?: (done: number, total: number) => void;
+  /**
+   * Learn candidate actions from the domain's imported logs (default true). Work that never chooses actions (the
+   * writer thread's real answers) skips reading every log.
+   */
+  loggedActions?: boolean;
   /** Tests put fakes here. */
   open?: EnvironmentOpener;
   probe?: TaskProber;
@@ -38,7 +43,7 @@ export async function loadRealDomain(
   const probe: TaskProber = options.probe ?? ((s, n) => probeTask(s, n, log ? { log } : {}));
   const prepared = await prepareTasks(db, spec, tasks, probe, options.onProgress);
   const domain = new RemoteDomain(spec, open, prepared);
-  const logs = await importedLogs(db, name);
+  const logs = options.loggedActions === false ? undefined : await importedLogs(db, name);
   if (logs) domain.takeActionsFrom(logs);
   return domain;
 }

@@ -4,10 +4,11 @@
  * (a task's instruction, its first observation) a remote one learns by asking, once per task: `prepareTasks`
  * (remoteTasks.ts) asks before a run and keeps the answers, so that `task()` stays synchronous as the contract wants.
  */
+
+import { decisionRng } from "@/core/envs/decisionRng";
 import type { RealDomain } from "@/core/envs/domain";
 import type { RemoteEnvSpec } from "@/core/envs/remote/spec";
 import type { Environment, Observation, Policy, Split, Task } from "@/core/types";
-import { hashString, Rng } from "@/core/util/random";
 
 /** What a remote task keeps in its `goal`: the environment's own number for it, and what its reset showed. */
 export interface RemoteTaskGoal {
@@ -127,9 +128,8 @@ export class RemoteDomain implements RealDomain {
           throw new Error(
             `remote domain "${this.name}" lists no actions in this state of ${task.id}: a policy that chooses among candidates cannot act (the environment's observations must list their available actions)`,
           );
-        let text = `${seed}|${task.id}`;
-        for (const step of history) text += `|${step.action}`;
-        return { action: new Rng(hashString(text)).pick(candidates), logprob: -Math.log(candidates.length) };
+        const action = decisionRng(seed, task, history).pick(candidates);
+        return { action, logprob: -Math.log(candidates.length) };
       },
     };
   }

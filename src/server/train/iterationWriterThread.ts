@@ -18,7 +18,7 @@ const fence = fenceFor({ id: data.fence.jobId, leaseToken: data.fence.leaseToken
 const db = createDb(data.databaseUrl);
 // The real environment that answers synthetic steps: built in, or remote (its tasks travel with the episodes, so
 // none need preparing); an imported domain has none.
-const domain = db.then((d) => loadRealDomain(d, data.config.domain, []));
+const domain = db.then((d) => loadRealDomain(d, data.config.domain, [], { loggedActions: false }));
 let queue: Promise<unknown> = db;
 
 const post = (m: FromWriter) => parentPort?.postMessage(m);

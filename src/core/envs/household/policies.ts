@@ -1,5 +1,5 @@
 import type { Observation, Policy, PolicyDecision, Step, Task } from "../../types";
-import { hashString, Rng } from "../../util/random";
+import { decisionRng } from "../decisionRng";
 import { type HouseholdGoal, validateHouseholdGoal } from "./goal";
 import { expertCommand, type Knowledge } from "./planner";
 import { generateRoom } from "./rooms";
@@ -49,16 +49,6 @@ export function householdExpert(options: HouseholdExpertOptions = {}): Policy {
       return { action: expertCommand(world, goal, options.omniscient ? undefined : knowledge) };
     },
   };
-}
-
-/**
- * A generator for one decision, seeded by the policy seed, the task and the actions so far. Deriving it per call
- * (instead of one stream per policy) keeps episodes reproducible however parallel episodes interleave.
- */
-function decisionRng(seed: number, task: Task, history: readonly Step[]): Rng {
-  let text = `${seed}|${task.id}`;
-  for (const step of history) text += `|${step.action}`;
-  return new Rng(hashString(text));
 }
 
 export function householdRandom(seed: number): Policy {
