@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, expect, it } from "vitest";
+import { createRunRow } from "../../../tests/helpers/runRow";
 import { createTestDb, describeEachDatabase, type TestDb } from "../../../tests/helpers/testDb";
 import type { HeartbeatThread } from "./heartbeatThread";
 import { claim, crashPoint, enqueue, recordLapse } from "./queue";
@@ -141,16 +142,7 @@ describeEachDatabase("the queue on a busy machine", (dialect) => {
   });
 
   it("still fails a job for its own errors, and a train job's run with it in the same transaction", async () => {
-    const run = await t.db.run.create({
-      data: {
-        name: "r",
-        method: "dreamgym",
-        domain: "shop",
-        algorithm: "grpo",
-        config: {},
-        status: "queued",
-      },
-    });
+    const run = await createRunRow(t.db, { status: "queued" });
     await enqueue(t.db, "train", { runId: run.id }, { maxAttempts: 1 });
     const handlers: JobHandlers = {
       async train() {
@@ -166,10 +158,7 @@ describeEachDatabase("the queue on a busy machine", (dialect) => {
   });
 
   it("fails a run left waiting for a job that will never run it, and leaves runs whose job is on its way", async () => {
-    const newRun = (name: string, status: string) =>
-      t.db.run.create({
-        data: { name, method: "dreamgym", domain: "shop", algorithm: "grpo", config: {}, status },
-      });
+    const newRun = (name: string, status: string) => createRunRow(t.db, { name, status });
     const stuck = await newRun("stuck", "queued");
     const long = new Date(Date.now() - 2 * STUCK_GRACE_MS);
     await t.db.job.create({
@@ -197,16 +186,7 @@ describeEachDatabase("the queue on a busy machine", (dialect) => {
   });
 
   it("takes back the crash that stopped a job when its worker turns out alive, and queues the job and its run again", async () => {
-    const run = await t.db.run.create({
-      data: {
-        name: "r",
-        method: "dreamgym",
-        domain: "shop",
-        algorithm: "grpo",
-        config: {},
-        status: "running",
-      },
-    });
+    const run = await createRunRow(t.db, { status: "running" });
     await enqueue(t.db, "train", { runId: run.id });
     const mine = await claim(t.db, "alive", 300);
     // Two real crashes at this point already; then this worker's beats fail (a full disk) past its lease.

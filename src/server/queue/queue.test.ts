@@ -1,5 +1,6 @@
 import { createClient } from "@libsql/client";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createRunRow } from "../../../tests/helpers/runRow";
 import { splitBrainFences } from "../../../tests/helpers/staleFence";
 import { createTestDb, describeEachDatabase, type TestDb } from "../../../tests/helpers/testDb";
 import type { Db } from "../db";
@@ -146,17 +147,7 @@ describeEachDatabase("job queue", (dialect) => {
   });
 
   it("stops a job that crashes again and again at the same point, saying where, and fails its run", async () => {
-    await t.db.run.create({
-      data: {
-        id: "r",
-        name: "r",
-        method: "dreamgym",
-        domain: "shop",
-        algorithm: "grpo",
-        config: {},
-        status: "running",
-      },
-    });
+    await createRunRow(t.db, { id: "r", status: "running" });
     await enqueue(t.db, "train", { runId: "r" });
     for (let crash = 1; crash <= CRASHES_AT_ONE_POINT; crash++) {
       const job = await claim(t.db, `worker-${crash}`, 30);
