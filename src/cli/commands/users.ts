@@ -1,10 +1,20 @@
 import type { Command } from "commander";
 import { config } from "@/env";
 import { authFor } from "@/server/auth/auth";
-import { createUser, listUsers, setPassword, setRole } from "@/server/auth/users";
+import {
+  createUser,
+  deactivateUser,
+  listUsers,
+  reactivateUser,
+  setPassword,
+  setRole,
+} from "@/server/auth/users";
 import type { Db } from "@/server/db";
 import { RoleName } from "@/shared/roles";
 import { database, printJson } from "../args";
+
+/** The audit log's actor for changes made on the server's own command line. */
+const CLI = "cli";
 
 function role(value: string): RoleName {
   const parsed = RoleName.safeParse(value);
@@ -36,7 +46,7 @@ export function registerUserCommands(program: Command) {
     .requiredOption("--password <password>", "their password (at least 8 characters)")
     .requiredOption("--role <role>", "admin, researcher, annotator or viewer", role)
     .action(async (o: { email: string; name: string; password: string; role: RoleName }) =>
-      printJson(await createUser(await database(), config(), o)),
+      printJson(await createUser(await database(), config(), o, CLI)),
     );
   users
     .command("role")
@@ -45,7 +55,7 @@ export function registerUserCommands(program: Command) {
     .requiredOption("--role <role>", "admin, researcher, annotator or viewer", role)
     .action(async (o: { email: string; role: RoleName }) => {
       const db = await database();
-      printJson(await setRole(db, await userId(db, o.email), o.role));
+      printJson(await setRole(db, await userId(db, o.email), o.role, CLI));
     });
   users
     .command("password")
@@ -54,8 +64,25 @@ export function registerUserCommands(program: Command) {
     .requiredOption("--password <password>", "the new password (at least 8 characters)")
     .action(async (o: { email: string; password: string }) => {
       const db = await database();
-      await setPassword(db, config(), await userId(db, o.email), o.password);
+      await setPassword(db, config(), await userId(db, o.email), o.password, CLI);
       printJson({ ok: true, email: o.email.toLowerCase() });
+    });
+  users
+    .command("deactivate")
+    .description("deactivate a user: their sessions and tokens stop working and they cannot sign in")
+    .requiredOption("--email <email>", "whom")
+    .option("--reason <reason>", "why, as the Users page and audit log show it")
+    .action(async (o: { email: string; reason?: string }) => {
+      const db = await database();
+      printJson(await deactivateUser(db, await userId(db, o.email), CLI, o.reason));
+    });
+  users
+    .command("reactivate")
+    .description("let a deactivated user sign in again")
+    .requiredOption("--email <email>", "whom")
+    .action(async (o: { email: string }) => {
+      const db = await database();
+      printJson(await reactivateUser(db, await userId(db, o.email), CLI));
     });
   users
     .command("token")

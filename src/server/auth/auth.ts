@@ -61,7 +61,14 @@ export function createAuth(db: Db, settings: Config = config()) {
     plugins: [
       // Roles and user management; people who arrive through OIDC see everything and change nothing until an
       // admin gives them a role.
-      admin({ ac, roles, defaultRole: DEFAULT_ROLE, adminRoles: ["admin"] }),
+      // A deactivated person (banned, in Better Auth's words: users.ts deactivateUser) is refused at sign-in.
+      admin({
+        ac,
+        roles,
+        defaultRole: DEFAULT_ROLE,
+        adminRoles: ["admin"],
+        bannedUserMessage: "This account is deactivated; ask an admin to reactivate it.",
+      }),
       // Failed password sign-ins counted per account and per client address (signInThrottle.ts).
       signInThrottle(db),
       // Trainers and scripts send the session token as `Authorization: Bearer …` (the environment server, curl).

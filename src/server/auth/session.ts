@@ -15,7 +15,8 @@ export interface SignedInUser {
  */
 export async function signedInUser(headers: Headers, auth?: Auth): Promise<SignedInUser | null> {
   const session = await (auth ?? (await getAuth())).api.getSession({ headers });
-  if (!session) return null;
+  // Deactivating ends every session; this also refuses one that outlived it (made by another process meanwhile).
+  if (!session || session.user.banned) return null;
   const { id, name, email, role } = session.user;
   return { id, name, email, role: role ?? DEFAULT_ROLE };
 }
