@@ -1,5 +1,6 @@
 import { VALIDATION_OFFSET } from "@/core/train/heldOut";
 import { type Domain, PAPER, PAPER_ENV, type Scale, type TableRow } from "./spec";
+import { type Difference, type Interval, meanInterval, welch } from "./stats";
 
 /** One run's outcome, as the train CLI prints it (or why it produced none). */
 export interface RunOutcome {
@@ -29,6 +30,10 @@ export interface RowSummary {
   /** Success % on held-out real test tasks: mean and sample standard deviation over seeds. */
   successMean: number | null;
   successStd: number | null;
+  /** Student's t 95% interval of the success mean (null under two seeds). */
+  successCi95: Interval | null;
+  /** Against the domain's real-env row of the same algorithm: Welch's 95% interval of the difference, and noise. */
+  vsReal: (Difference & { reference: string }) | null;
   /** Sim-to-real gap in points: success in the synthetic environment minus real, mean and std over seeds. */
   /** The shop only: success % under WebShop's own rule, mean and std over seeds. */
   webshopMean: number | null;
@@ -64,42 +69,62 @@ const gapOf = (o: RunOutcome) =>
     : (o.finalSimSuccess - o.finalSuccess) * 100;
 
 export function summarise(domain: Domain, rows: TableRow[], outcomes: RunOutcome[]): RowSummary[] {
-  return rows.map((row) => {
-    const mine = outcomes.filter((o) => o.domain === domain && o.key === row.key);
-    const ok = mine.filter((o) => o.error === undefined && o.finalSuccess !== undefined);
-    const pick = (f: (o: RunOutcome) => number | undefined) =>
-      ok.map(f).filter((x): x is number => x !== undefined);
-    return {
-      domain,
-      key: row.key,
-      label: row.label,
-      runs: mine.length,
-      failed: mine.length - ok.length,
-      successMean: mean(pick((o) => (o.finalSuccess ?? 0) * 100)),
-      successStd: std(pick((o) => (o.finalSuccess ?? 0) * 100)),
-      webshopMean: mean(
-        pick((o) => (o.finalWebshopSuccess === undefined ? undefined : o.finalWebshopSuccess * 100)),
-      ),
-      webshopStd: std(
-        pick((o) => (o.finalWebshopSuccess === undefined ? undefined : o.finalWebshopSuccess * 100)),
-      ),
-      gapMean: mean(pick(gapOf)),
-      gapStd: std(pick(gapOf)),
-      realTransitions: mean(pick((o) => o.realTransitions)),
-      syntheticTransitions: mean(pick((o) => o.syntheticTransitions)),
-      seconds: mean(pick((o) => o.seconds)),
-      paper: PAPER[domain][row.key] ?? null,
-      proxies: ok.some((o) => o.proxy)
-        ? {
-            syntheticSuccess: meanStd(pick((o) => (o.proxy ? o.proxy.syntheticSuccess * 100 : undefined))),
-            confidence: meanStd(pick((o) => o.proxy?.confidence ?? undefined)),
-            actionAgreement: meanStd(
-              pick((o) => (o.proxy?.actionAgreement == null ? undefined : o.proxy.actionAgreement * 100)),
-            ),
-          }
-        : null,
-    };
-  });
+  return rows
+    .map((row) => {
+      const mine = outcomes.filter((o) => o.domain === domain && o.key === row.key);
+      const ok = mine.filter((o) => o.error === undefined && o.finalSuccess !== undefined);
+      const pick = (f: (o: RunOutcome) => number | undefined) =>
+        ok.map(f).filter((x): x is number => x !== undefined);
+      return {
+        domain,
+        key: row.key,
+        label: row.label,
+        runs: mine.length,
+        failed: mine.length - ok.length,
+        successMean: mean(pick((o) => (o.finalSuccess ?? 0) * 100)),
+        successStd: std(pick((o) => (o.finalSuccess ?? 0) * 100)),
+        successCi95: null,
+        vsReal: null,
+        webshopMean: mean(
+          pick((o) => (o.finalWebshopSuccess === undefined ? undefined : o.finalWebshopSuccess * 100)),
+        ),
+        webshopStd: std(
+          pick((o) => (o.finalWebshopSuccess === undefined ? undefined : o.finalWebshopSuccess * 100)),
+        ),
+        gapMean: mean(pick(gapOf)),
+        gapStd: std(pick(gapOf)),
+        realTransitions: mean(pick((o) => o.realTransitions)),
+        syntheticTransitions: mean(pick((o) => o.syntheticTransitions)),
+        seconds: mean(pick((o) => o.seconds)),
+        paper: PAPER[domain][row.key] ?? null,
+        proxies: ok.some((o) => o.proxy)
+          ? {
+              syntheticSuccess: meanStd(pick((o) => (o.proxy ? o.proxy.syntheticSuccess * 100 : undefined))),
+              confidence: meanStd(pick((o) => o.proxy?.confidence ?? undefined)),
+              actionAgreement: meanStd(
+                pick((o) => (o.proxy?.actionAgreement == null ? undefined : o.proxy.actionAgreement * 100)),
+              ),
+            }
+          : null,
+      };
+    })
+    .map((summary, _, all) => withNoise(summary, all));
+}
+
+/** A row's interval, and how it differs from real-env training with the same algorithm, inside the noise or not. */
+function withNoise(s: RowSummary, all: RowSummary[]): RowSummary {
+  const n = s.runs - s.failed;
+  const successCi95 = meanInterval(s.successMean, s.successStd, n);
+  const algorithm = s.key.split("/")[1];
+  const reference = algorithm ? all.find((r) => r.key === `real/${algorithm}`) : undefined;
+  const vsReal =
+    reference && reference.key !== s.key
+      ? welch(
+          { mean: s.successMean, sd: s.successStd, n },
+          { mean: reference.successMean, sd: reference.successStd, n: reference.runs - reference.failed },
+        )
+      : null;
+  return { ...s, successCi95, vsReal: vsReal ? { ...vsReal, reference: reference!.label } : null };
 }
 
 const fmt = (x: number | null, digits = 1) => (x === null ? "—" : x.toFixed(digits));
@@ -111,6 +136,12 @@ const count = (x: number | null) =>
       : x >= 1000
         ? `${(x / 1000).toFixed(1)}K`
         : `${Math.round(x)}`;
+
+const interval = (ci: Interval | null) => (ci === null ? "—" : `${fmt(ci.low)} – ${fmt(ci.high)}`);
+const versus = (d: Difference | null) =>
+  d === null
+    ? "—"
+    : `${d.diff >= 0 ? "+" : ""}${fmt(d.diff)} [${fmt(d.interval.low)}, ${fmt(d.interval.high)}]${d.noise ? " _noise_" : ""}`;
 
 export function markdown(
   summaries: RowSummary[],
@@ -134,7 +165,10 @@ export function markdown(
     `Commit \`${meta.commit}\`, ${meta.mode} scale, seeds ${meta.scale.seeds.join(", ")}, ${meta.date}, ` +
       `${meta.minutes.toFixed(1)} min wall time${meta.overrides?.length ? `, with ${meta.overrides.map((o) => `\`${o}\``).join(", ")} in every row` : ""}. ` +
       `Success is % of ${meta.scale.evaluationEpisodes} held-out real ${heldOut} ` +
-      "(mean ± standard deviation over seeds). The sim-to-real gap is the final policy's success on the " +
+      "(mean ± standard deviation over seeds, and the 95% interval of the mean by Student's t). " +
+      "The column against real-env training is the difference from the real-env row of the same algorithm with " +
+      "Welch's 95% interval; where that interval holds 0 the difference is marked _noise_: these seeds cannot " +
+      "tell the two rows apart. The sim-to-real gap is the final policy's success on the " +
       "same tasks in the synthetic environment minus its real success: how much of what it learned only " +
       "pleases the experience model. On the shop, success is strict (exact options) as the rewards are; the " +
       "WebShop rule column scores the same purchases by WebShop's own goal.py (an option counts when its fuzzy " +
@@ -153,8 +187,8 @@ export function markdown(
     // The shop's second success figure: WebShop's own (fuzzy) rule, beside the strict one the rewards use.
     const webshop = rows.some((s) => s.webshopMean !== null);
     lines.push(
-      `| method | success % |${webshop ? " WebShop rule % |" : ""} paper % | sim-to-real gap (pts) | real transitions | synthetic transitions | seconds |`,
-      `|---|---|${webshop ? "---|" : ""}---|---|---|---|---|`,
+      `| method | success % | 95% interval | vs real env (pts) |${webshop ? " WebShop rule % |" : ""} paper % | sim-to-real gap (pts) | real transitions | synthetic transitions | seconds |`,
+      `|---|---|---|---|${webshop ? "---|" : ""}---|---|---|---|---|`,
     );
     for (const s of rows) {
       const success = s.successMean === null ? "failed" : `${fmt(s.successMean)} ± ${fmt(s.successStd)}`;
@@ -164,7 +198,7 @@ export function markdown(
       const gap =
         s.gapMean === null ? "—" : `${s.gapMean >= 0 ? "+" : ""}${fmt(s.gapMean)} ± ${fmt(s.gapStd)}`;
       lines.push(
-        `| ${s.label} | ${success}${s.failed > 0 ? ` (${s.failed} failed)` : ""} |${webshopCell} ${fmt(s.paper)} | ${gap} | ${count(s.realTransitions)} | ${count(s.syntheticTransitions)} | ${fmt(s.seconds, 0)} |`,
+        `| ${s.label} | ${success}${s.failed > 0 ? ` (${s.failed} failed)` : ""} | ${interval(s.successCi95)} | ${versus(s.vsReal)} |${webshopCell} ${fmt(s.paper)} | ${gap} | ${count(s.realTransitions)} | ${count(s.syntheticTransitions)} | ${fmt(s.seconds, 0)} |`,
       );
     }
     lines.push("");
