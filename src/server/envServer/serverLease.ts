@@ -7,6 +7,7 @@
 import { randomUUID } from "node:crypto";
 import os from "node:os";
 import type { Db } from "../db";
+import { logFailure } from "./logFailure";
 
 const PREFIX = "env-server:";
 const LEASE_MS = 30_000;
@@ -28,7 +29,10 @@ export class ServerLease {
   async start(): Promise<void> {
     running.add(this.name);
     await this.renew();
-    this.timer = setInterval(() => void this.renew().catch(() => undefined), LEASE_MS / 3);
+    this.timer = setInterval(
+      () => void this.renew().catch((error) => logFailure("renewing its lease", error)),
+      LEASE_MS / 3,
+    );
     this.timer.unref();
   }
 

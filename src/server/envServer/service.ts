@@ -13,6 +13,7 @@ import { EnvFactory, noRealEnvironment } from "./envFactory";
 import { Episode } from "./episode";
 import { EnvServerError, validationError } from "./errors";
 import { defaultExternalRun, defaultMode, type ExternalRun, loadExternalRun } from "./externalRuns";
+import { logFailure } from "./logFailure";
 import { type EpisodeState, ResetData, type StepReply } from "./protocol";
 import { EpisodeRecorder } from "./recorder";
 import { inlineWriter, type RecordWriter } from "./recordWrites";
@@ -378,12 +379,4 @@ export class EnvService {
     for (const d of domains)
       await this.factory.warm(d).catch((error) => logFailure(`warming domain ${d}`, error));
   }
-}
-
-/**
- * What a background task of the server (the stale sweep, indexing, warming) met: logged, as nothing waits for
- * its result, and the task runs again at its next turn.
- */
-function logFailure(what: string, error: unknown): void {
-  console.error(`env server: ${what} failed: ${error instanceof Error ? error.message : String(error)}`);
 }
