@@ -1,24 +1,27 @@
 "use client";
 
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useMutation } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { ROLE_HINTS, ROLES, type RoleName as Role } from "@/shared/roles";
 import { useTRPC } from "@/trpc/react";
 
-/** The form that adds a person with a role and a first password; the list refreshes with them. */
-export function AddUser() {
+/** The form that adds a person with a role and a first password; the page's status line says how it went. */
+export function AddUser({
+  onAdded,
+  onError,
+}: {
+  onAdded: (email: string, role: string) => void;
+  onError: (message: string) => void;
+}) {
   const trpc = useTRPC();
-  const queryClient = useQueryClient();
   const [form, setForm] = useState({ email: "", name: "", password: "", role: "viewer" as Role });
-  const [notice, setNotice] = useState<string | null>(null);
   const create = useMutation(
     trpc.users.create.mutationOptions({
       onSuccess: (user) => {
-        setNotice(`Added ${user.email} as ${user.role}.`);
+        onAdded(user.email, user.role);
         setForm({ email: "", name: "", password: "", role: "viewer" });
-        void queryClient.invalidateQueries({ queryKey: trpc.users.list.queryKey() });
       },
-      onError: () => setNotice(null),
+      onError: (e) => onError(e.message),
     }),
   );
   const submit = (event: FormEvent) => {
@@ -60,12 +63,6 @@ export function AddUser() {
       <p className="hint" style={{ margin: 0 }}>
         {form.role}: {ROLE_HINTS[form.role]}. Tell them their password; they sign in with their email.
       </p>
-      {create.error ? (
-        <div className="error" role="alert">
-          {create.error.message}
-        </div>
-      ) : null}
-      {notice ? <div role="status">{notice}</div> : null}
     </form>
   );
 }
