@@ -72,7 +72,7 @@ test("a researcher finds where the experience model is gamed and opens the step 
   await page.keyboard.press("Enter");
 
   // The step view, at the first step where the prediction departs from the real environment's answer.
-  await expect(page).toHaveURL(new RegExp(`/trajectories/[^/?]+\\?.*step=${partsAt - 1}`));
+  await expect(page).toHaveURL(new RegExp(`/trajectories/[^/?]+\\?.*step=${partsAt}`));
   await expect(page.getByTestId("instruction")).toHaveText(instruction);
   await expect(page.getByTestId("step-position")).toHaveText(new RegExp(`^Step ${partsAt} of \\d+$`));
   await expect(page.getByTestId("verdict")).toHaveText("prediction differs from the real answer");

@@ -198,7 +198,7 @@ test.describe("researcher debugs a hallucinated transition", () => {
     await row.getByRole("link", { name: /Open step/ }).click();
     await expect(page.getByTestId("instruction")).toHaveText(instruction);
     await expect(page.getByTestId("step-position")).toHaveText(position);
-    await expect(page).toHaveURL(new RegExp(`step=${stepIndex}`));
+    await expect(page).toHaveURL(new RegExp(`step=${stepIndex + 1}`));
     await expect(page.getByTestId("flag-banner")).toBeVisible();
 
     // The explorer finds the episode by its flag, and unflagging takes it out again.
@@ -207,7 +207,7 @@ test.describe("researcher debugs a hallucinated transition", () => {
     await page.getByRole("link", { name: instruction }).click();
     await expect(page.getByTestId("instruction")).toHaveText(instruction);
     await expect(page).toHaveURL(/\/trajectories\/[^/?]+\?/);
-    await page.goto(`${page.url().split("?")[0]}?step=${stepIndex}`);
+    await page.goto(`${page.url().split("?")[0]}?step=${stepIndex + 1}`);
     await expect(page.getByTestId("step-position")).toHaveText(position);
     await page.getByRole("button", { name: "Unflag" }).click();
     await expect(page.getByTestId("flag-banner")).toHaveCount(0);

@@ -1,5 +1,6 @@
 import Link from "next/link";
 import { formatReward } from "@/features/shared/lib/formatReward";
+import { stepLink } from "@/features/shared/lib/stepParam";
 import styles from "../annotations.module.css";
 import type { AnnotationDetail } from "../types";
 
@@ -13,7 +14,7 @@ export function StepContext({ item }: { item: AnnotationDetail }) {
         <span>Task</span>
         <span style={{ textTransform: "none", letterSpacing: 0, fontWeight: 400 }}>
           {t.domain} · {t.source} ·{" "}
-          <Link href={`/trajectories/${encodeURIComponent(t.id)}?step=${step.index}`}>
+          <Link href={stepLink(t.id, step.index)}>
             step {step.index + 1} of {t.length}
           </Link>
         </span>

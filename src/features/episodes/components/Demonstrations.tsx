@@ -1,5 +1,6 @@
 import Link from "next/link";
 import { RewardBadge, SourceBadge } from "@/features/shared/components/Badges";
+import { stepLink } from "@/features/shared/lib/stepParam";
 import styles from "../episodes.module.css";
 import type { Demonstration } from "../types";
 
@@ -57,9 +58,7 @@ export function Demonstrations({
               <div className="hint">step {d.stepId} is no longer in the database</div>
             )}
             {d.step ? (
-              <Link href={`/trajectories/${d.step.trajectoryId}?step=${d.step.index}`}>
-                open step {d.step.index + 1} →
-              </Link>
+              <Link href={stepLink(d.step.trajectoryId, d.step.index)}>open step {d.step.index + 1} →</Link>
             ) : (
               <span />
             )}

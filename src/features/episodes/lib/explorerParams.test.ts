@@ -25,7 +25,8 @@ describe("explorer URL parameters", () => {
   it("carries the filters, not the page or step, into an episode link", () => {
     const query = filterQuery(new URLSearchParams("run=r1&page=3&step=4&source=synthetic"));
     expect(query).toBe("?run=r1&source=synthetic");
-    expect(episodeHref("t1", query, 5)).toBe("/trajectories/t1?run=r1&source=synthetic&step=5");
+    // The URL counts steps from 1: index 5 is step 6.
+    expect(episodeHref("t1", query, 5)).toBe("/trajectories/t1?run=r1&source=synthetic&step=6");
     expect(episodeHref("t1", "")).toBe("/trajectories/t1");
   });
 });

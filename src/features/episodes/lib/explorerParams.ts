@@ -1,3 +1,4 @@
+import { stepParam } from "@/features/shared/lib/stepParam";
 import { TRAJECTORY_SOURCES, type TrajectorySource } from "@/shared/enums";
 
 /**
@@ -72,7 +73,7 @@ export function filterQuery(params: URLSearchParams): string {
 
 export function episodeHref(id: string, filter: string, step?: number): string {
   const params = new URLSearchParams(filter.startsWith("?") ? filter.slice(1) : filter);
-  if (step !== undefined) params.set("step", String(step));
+  if (step !== undefined) params.set("step", stepParam(step));
   const query = params.toString();
   return `/trajectories/${id}${query ? `?${query}` : ""}`;
 }

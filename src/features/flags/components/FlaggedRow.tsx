@@ -1,6 +1,7 @@
 import Link from "next/link";
 import { SourceBadge } from "@/features/shared/components/Badges";
 import { formatReward } from "@/features/shared/lib/formatReward";
+import { stepLink } from "@/features/shared/lib/stepParam";
 import { FLAG_CATEGORY_LABELS, FlagCategory } from "@/shared/enums";
 import { verdictOf } from "@/shared/realAnswer";
 import styles from "../flags.module.css";
@@ -18,7 +19,7 @@ export function FlaggedRow({ step: s }: { step: FlaggedStep }) {
     realDone: null,
     realValid: null,
   });
-  const href = `/trajectories/${s.trajectory.id}?step=${s.index}`;
+  const href = stepLink(s.trajectory.id, s.index);
   return (
     <tr>
       <td>

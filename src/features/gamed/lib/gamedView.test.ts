@@ -5,13 +5,13 @@ const parting = { index: 3, state: true, reward: false, done: true, valid: false
 
 describe("where the model is gamed, on screen", () => {
   it("links to the step view at the parting step, with the run's synthetic episodes to move through", () => {
-    expect(stepHref({ id: "t1", runId: "r1" }, 3)).toBe("/trajectories/t1?source=synthetic&run=r1&step=3");
+    expect(stepHref({ id: "t1", runId: "r1" }, 3)).toBe("/trajectories/t1?source=synthetic&run=r1&step=4");
     expect(openHref({ id: "t1", runId: "r1", parting })).toBe(
-      "/trajectories/t1?source=synthetic&run=r1&step=3",
+      "/trajectories/t1?source=synthetic&run=r1&step=4",
     );
     // An episode that never parts opens at its start.
     expect(openHref({ id: "t1", runId: null, parting: null })).toBe(
-      "/trajectories/t1?source=synthetic&step=0",
+      "/trajectories/t1?source=synthetic&step=1",
     );
   });
 
