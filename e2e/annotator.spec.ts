@@ -111,7 +111,7 @@ test.describe("annotator corrects teacher reasoning traces", () => {
     await expect(page.getByTestId("annotation-status")).toHaveText("pending");
     await page.keyboard.press("x");
     await expect(page.getByTestId("export-notice")).toContainText(
-      "only reviewed traces (accepted or edited) are exported. Switch to Accepted (2), Edited (3) or All (5).",
+      "only reviewed traces (accepted or edited) are exported. Switch to Accepted (key 2), Edited (key 3) or All (key 5).",
     );
     expect(reviewCalls).toEqual([]);
     await page.screenshot({ path: "test-results/annotation-notices.png" });

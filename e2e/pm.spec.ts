@@ -49,9 +49,11 @@ test("a PM launches a short run from a preset, watches its curves grow, compares
   await expect(page.getByTestId("field-error-groupSize")).toHaveCount(0);
   await expect(page.getByTestId("field-error-tasksPerBatch")).toHaveCount(0);
   await page.getByRole("button", { name: "Launch run" }).click();
-  await expect(page).toHaveURL(/\/runs\?launched=/);
-  const runId = new URL(page.url()).searchParams.get("launched") ?? "";
+  // Launching opens the new run's page.
+  await expect(page).toHaveURL(/\/runs\/(?!new$)[^/?]+$/);
+  const runId = new URL(page.url()).pathname.split("/").pop() ?? "";
   expect(runId).not.toBe("");
+  await page.goto("/runs");
   // Exactly one run was launched: the refused submit wrote nothing.
   await expect(rows).toHaveCount(before + 1);
   const row = page.locator(`[data-run-id="${runId}"]`);

@@ -21,7 +21,7 @@ function initialValues(): FormValues {
 
 /**
  * The launch form's state: the preset it started from, the values as typed, and the errors of each field, from
- * the server's schema before launch or from the server after. A launched run opens the runs list, highlighted.
+ * the server's schema before launch or from the server after. A launched run opens its own page, which shows it starting.
  */
 export function useLaunchForm() {
   const trpc = useTRPC();
@@ -34,7 +34,7 @@ export function useLaunchForm() {
     trpc.runs.create.mutationOptions({
       onSuccess: ({ runId }) => {
         void queryClient.invalidateQueries({ queryKey: trpc.runs.list.queryKey() });
-        router.push(`/runs?launched=${runId}`);
+        router.push(`/runs/${runId}`);
       },
       onError: (e) => setErrors(e.data?.issues ? issuesToErrors(e.data.issues) : { "": e.message }),
     }),

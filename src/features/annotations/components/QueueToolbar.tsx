@@ -40,7 +40,7 @@ export function QueueToolbar({
               key={tab.value}
               type="button"
               aria-pressed={filter.status === tab.value}
-              title={`${tab.label} (${i + 1})`}
+              title={`${tab.label} (key ${i + 1})`}
               onClick={() => onFilter({ ...filter, status: tab.value })}
             >
               {tab.label}

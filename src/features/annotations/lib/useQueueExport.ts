@@ -10,7 +10,8 @@ export function nothingToExport(filter: AnnotationFilter, records: number | unde
   const tab = STATUS_TABS.find((t) => t.value === filter.status)?.label ?? filter.status;
   const switchTo = STATUS_TABS.map((t, i) => ({ ...t, key: i + 1 }))
     .filter((t) => t.value === "all" || (REVIEWED_STATUSES as readonly string[]).includes(t.value))
-    .map((t) => `${t.label} (${t.key})`);
+    .map((t) => `${t.label} (key ${t.key})`);
+  // "(key 2)", not "(2)": a bare number in brackets reads as a count.
   if (exportStatuses(filter.status).length === 0)
     return `Nothing to export on the ${tab} tab: only reviewed traces (${REVIEWED_STATUSES.join(" or ")}) are exported. Switch to ${switchTo.slice(0, -1).join(", ")} or ${switchTo.at(-1)}.`;
   if (records === undefined) return "Still counting what the export holds; try again in a moment.";

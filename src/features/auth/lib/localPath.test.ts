@@ -16,6 +16,6 @@ describe("where sign-in goes next", () => {
       "/sign-in?next=/x",
       null,
     ])
-      expect(localPath(next)).toBe("/runs");
+      expect(localPath(next)).toBe("/");
   });
 });

@@ -8,5 +8,5 @@ export function localPath(next: string | null): string {
     !next.startsWith("/\\") &&
     !next.startsWith("/sign-in")
     ? next
-    : "/runs";
+    : "/";
 }

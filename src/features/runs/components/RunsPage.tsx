@@ -5,6 +5,7 @@ import Link from "next/link";
 import { useRouter, useSearchParams } from "next/navigation";
 import { useState } from "react";
 import { Allowed } from "@/features/auth/components/Allowed";
+import { countOf } from "@/features/shared/lib/countOf";
 import { isActiveStatus } from "@/shared/enums";
 import { useTRPC } from "@/trpc/react";
 import styles from "../runs.module.css";
@@ -40,7 +41,7 @@ export function RunsPage() {
         </button>
         <span className={styles.spacer} />
         <span className="hint">
-          {runs.data ? `${runs.data.length} runs` : ""}
+          {runs.data ? countOf(runs.data.length, "run") : ""}
           {runs.data?.some((r) => isActiveStatus(r.status)) ? " · live" : ""}
         </span>
       </div>
