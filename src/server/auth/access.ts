@@ -18,15 +18,21 @@ const research = {
 
 /** What annotators change: the teacher traces under review. */
 const annotation = { annotation: ["review", "export"] } as const;
+/** Who reviews what (researchers and admins assign the queue) and the guidelines annotators read (admins). */
+const annotationLead = ["assign", "guide"] as const;
 
-export const statements = { ...defaultStatements, ...research, ...annotation } as const;
+export const statements = {
+  ...defaultStatements,
+  ...research,
+  annotation: [...annotation.annotation, ...annotationLead],
+} as const;
 
 export const ac = createAccessControl(statements);
 
-const researcher = ac.newRole(research);
+const researcher = ac.newRole({ ...research, annotation: ["assign"] });
 const annotator = ac.newRole(annotation);
 const viewer = ac.newRole({});
-const admin = ac.newRole({ ...adminAc.statements, ...research, ...annotation });
+const admin = ac.newRole({ ...adminAc.statements, ...research, annotation: statements.annotation });
 
 export const roles = { admin, researcher, annotator, viewer };
 

@@ -87,12 +87,19 @@ export async function* sftRecords(
         const annotation = byStep.get(step.id);
         if (!annotation) continue;
         const input = await stepInput(trajectory, position, buffer, options.settings);
-        const corrected = annotation.status === "edited" && annotation.correction !== null;
+        // An edited trace is the annotator's whole prediction: each corrected field in place of the recorded one.
+        const edited = annotation.status === "edited";
+        const fix = edited ? annotation : null;
+        const corrected =
+          edited &&
+          [fix?.correction, fix?.correctedNextState, fix?.correctedReward, fix?.correctedDone].some(
+            (v) => v !== null && v !== undefined,
+          );
         const target = {
-          reasoning: corrected ? annotation.correction : annotation.teacherText,
-          next_state: step.nextState,
-          reward: step.reward,
-          done: step.done,
+          reasoning: fix?.correction ?? annotation.teacherText,
+          next_state: fix?.correctedNextState ?? step.nextState,
+          reward: fix?.correctedReward ?? step.reward,
+          done: fix?.correctedDone ?? step.done,
           success: step.success,
           valid: step.valid,
         };

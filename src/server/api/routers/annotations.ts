@@ -1,30 +1,27 @@
 import { z } from "zod";
 import { AnnotationFilter, exportStatuses } from "@/shared/annotationFilter";
 import { ReviewAction } from "@/shared/enums";
-import { AnnotationError } from "../../annotations/errors";
+import { CorrectionInput } from "../../annotations/correction";
+import { CorrectionDraft, discardDraft, getDraft, saveDraft } from "../../annotations/drafts";
 import { releaseLock, takeLock } from "../../annotations/lock";
 import { getAnnotation, listQueue, queueCounts } from "../../annotations/queue";
 import { reviewAnnotation } from "../../annotations/review";
 import { AnnotationId } from "../../annotations/schema";
+import { undoLastReview } from "../../annotations/undo";
 import { countSftRecords } from "../../experience/exportSft";
-import { allowedTo, createTRPCRouter, readProcedure, TRPCError } from "../trpc";
-
-/** The server's refusals keep their meaning over the wire: NOT_FOUND, CONFLICT (a lock), BAD_REQUEST. */
-function asTrpcError(error: unknown): never {
-  if (error instanceof AnnotationError)
-    throw new TRPCError({ code: error.code, message: error.message, cause: error });
-  throw error;
-}
-
-const Lock = z.object({ id: AnnotationId });
+import { allowedTo, createTRPCRouter, readProcedure } from "../trpc";
+import { annotationTeamProcedures, asTrpcError, Lock } from "./annotationTeam";
 
 /** The annotation queue of teacher reasoning traces: browse, lock, review, and size the export. */
 export const annotationsRouter = createTRPCRouter({
-  list: readProcedure.input(AnnotationFilter).query(({ ctx, input }) => listQueue(ctx.db, input)),
+  /** The queue; the signed-in person's assigned items not yet reviewed by them come first. */
+  list: readProcedure
+    .input(AnnotationFilter)
+    .query(({ ctx, input }) => listQueue(ctx.db, input, ctx.user.email)),
 
   counts: readProcedure
     .input(AnnotationFilter.pick({ domain: true, teacher: true }))
-    .query(({ ctx, input }) => queueCounts(ctx.db, input)),
+    .query(({ ctx, input }) => queueCounts(ctx.db, input, ctx.user.email)),
 
   get: readProcedure
     .input(z.object({ id: AnnotationId }))
@@ -43,7 +40,10 @@ export const annotationsRouter = createTRPCRouter({
     .input(
       Lock.extend({
         action: ReviewAction,
-        correction: z.string().max(20_000, "a correction is at most 20,000 characters").optional(),
+        /** The corrected prediction, or (as before) the corrected reasoning alone. */
+        correction: z
+          .union([z.string().max(20_000, "a correction is at most 20,000 characters"), CorrectionInput])
+          .optional(),
       }),
     )
     .mutation(({ ctx, input }) =>
@@ -51,9 +51,36 @@ export const annotationsRouter = createTRPCRouter({
         id: input.id,
         author: ctx.user.email,
         action: input.action,
-        ...(input.correction !== undefined ? { correction: input.correction } : {}),
+        ...(input.correction !== undefined
+          ? {
+              correction:
+                typeof input.correction === "string" ? { reasoning: input.correction } : input.correction,
+            }
+          : {}),
       }).catch(asTrpcError),
     ),
+
+  /** Undoes the caller's last accept, edit or reject, wherever it was; the answer names the item. */
+  undo: allowedTo({ annotation: ["review"] }).mutation(({ ctx }) =>
+    undoLastReview(ctx.db, ctx.user.email).catch(asTrpcError),
+  ),
+
+  /** The caller's autosaved draft of an item, or null. */
+  draft: readProcedure.input(Lock).query(({ ctx, input }) => getDraft(ctx.db, input.id, ctx.user.email)),
+
+  saveDraft: allowedTo({ annotation: ["review"] })
+    .input(Lock.extend({ draft: CorrectionDraft }))
+    .mutation(({ ctx, input }) =>
+      saveDraft(ctx.db, input.id, ctx.user.email, input.draft).catch(asTrpcError),
+    ),
+
+  discardDraft: allowedTo({ annotation: ["review"] })
+    .input(Lock)
+    .mutation(async ({ ctx, input }) => ({
+      discarded: await discardDraft(ctx.db, input.id, ctx.user.email),
+    })),
+
+  ...annotationTeamProcedures,
 
   /** How many records the reviewed SFT export holds under these filters (what the download will contain). */
   exportCount: readProcedure.input(AnnotationFilter).query(async ({ ctx, input }) => ({
