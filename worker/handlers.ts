@@ -4,6 +4,7 @@ import { collectOffline } from "@/server/collect/collectOffline";
 import { createTeacher } from "@/server/experience/backends";
 import { writeTeacherTraces } from "@/server/experience/teacherTraces";
 import type { JobContext, JobHandlers } from "@/server/queue/worker";
+import { runRegressionCheck } from "@/server/regression/runCheck";
 import { withReplayBuffer } from "@/server/replay/sharedReplayBuffer";
 import { indexPending, rebuildIndex } from "@/server/replay/syncSteps";
 import { trainJob } from "@/server/train/trainJob";
@@ -57,6 +58,13 @@ export function createHandlers(): JobHandlers {
           console.error(`indexing after run ${payload.runId} failed: ${(error as Error).message}`),
         );
       }
+    },
+    regression(payload, ctx) {
+      return runRegressionCheck(ctx.db, payload.checkId, {
+        signal: ctx.signal,
+        fence: ctx.fence,
+        progress: (fraction, message) => ctx.progress(fraction, message),
+      });
     },
     async teacher(payload, ctx) {
       await indexNewSteps(ctx, 0, 0.05);

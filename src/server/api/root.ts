@@ -4,6 +4,7 @@ import { curriculumRouter } from "./routers/curriculum";
 import { domainsRouter } from "./routers/domains";
 import { gamedRouter } from "./routers/gamed";
 import { jobsRouter } from "./routers/jobs";
+import { regressionRouter } from "./routers/regression";
 import { runsRouter } from "./routers/runs";
 import { stepsRouter } from "./routers/steps";
 import { trajectoriesRouter } from "./routers/trajectories";
@@ -22,6 +23,7 @@ export const appRouter = createTRPCRouter({
   gamed: gamedRouter,
   domains: domainsRouter,
   users: usersRouter,
+  regression: regressionRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -40,12 +40,16 @@ export const TeacherPayload = z.object({
 /** Run (or resume) a training run: its config is on the Run row. */
 export const TrainPayload = z.object({ runId: z.string().min(1) });
 
+/** Run one experience-model version against a domain's flagged and held-out cases: the version is on the check. */
+export const RegressionPayload = z.object({ checkId: z.string().min(1) });
+
 export const JobPayloads = {
   import: ImportPayload,
   collect: CollectPayload,
   index: IndexPayload,
   teacher: TeacherPayload,
   train: TrainPayload,
+  regression: RegressionPayload,
 } as const;
 
 export type JobType = keyof typeof JobPayloads;

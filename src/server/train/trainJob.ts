@@ -5,6 +5,7 @@ import { recoverableFault } from "../queue/faults";
 import { LeaseLost } from "../queue/fence";
 import type { JobContext } from "../queue/worker";
 import { JobCancelled, WorkerStopping } from "../queue/worker";
+import { measureStoredFidelity } from "../regression/storedRunFidelity";
 import { withReplayBuffer } from "../replay/sharedReplayBuffer";
 import { type IterationWriter, iterationWriter } from "./iterationWriter";
 import { llmReport } from "./llmReport";
@@ -65,6 +66,8 @@ export async function trainJob(runId: string, ctx: JobContext) {
     const summary = built.llm
       ? { ...rest, llm: llmReport(built.llm.stats(), result.syntheticTransitions) }
       : rest;
+    // Measured once here, so that the flagged list reads it rather than scoring every step of every run again.
+    const fidelity = await measureStoredFidelity(db, runId);
     await fenced(ctx, (tx) =>
       tx.run.update({
         where: { id: runId },
@@ -75,6 +78,7 @@ export async function trainJob(runId: string, ctx: JobContext) {
           finishedAt: new Date(),
           realTransitions: result.realTransitions,
           syntheticTransitions: result.syntheticTransitions,
+          ...(fidelity ? { fidelity } : {}),
         },
       }),
     );

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { FlagCategory } from "@/shared/enums";
 import { FlaggedFilter } from "@/shared/flaggedFilter";
+import { storedRunFidelity } from "../../regression/storedRunFidelity";
 import { episodeDemonstrations } from "../../steps/demonstrations";
 import { FlagRefused, flagStep, listFlagged, unflagStep } from "../../steps/flags";
 import { runFidelity } from "../../steps/runFidelity";
@@ -74,7 +75,11 @@ export const stepsRouter = createTRPCRouter({
   fidelity: readProcedure
     .input(z.object({ runId: Id, iteration: z.number().int().min(0).optional() }))
     .query(async ({ ctx, input }) => {
-      const fidelity = await runFidelity(ctx.db, input.runId, input.iteration);
+      // Over the whole run it is stored when the run ends (Run.fidelity); one iteration's is measured here.
+      const fidelity =
+        input.iteration === undefined
+          ? await storedRunFidelity(ctx.db, input.runId)
+          : await runFidelity(ctx.db, input.runId, input.iteration);
       if (!fidelity) throw notFound("run", input.runId);
       return fidelity;
     }),
