@@ -9,6 +9,7 @@ import { withReplayBuffer } from "@/server/replay/sharedReplayBuffer";
 import { indexPending, rebuildIndex } from "@/server/replay/syncSteps";
 import { trainJob } from "@/server/train/trainJob";
 import { importTrajectoriesFile } from "@/server/trajectories/importTrajectories";
+import { importTrustLine, measureImportedTrust } from "@/server/trust/importTrust";
 
 /** New steps go into the replay buffer as part of the job that wrote them, so retrieval sees them at once. */
 async function indexNewSteps(ctx: JobContext, from: number, to: number) {
@@ -25,9 +26,15 @@ export function createHandlers(): JobHandlers {
     async import(payload, ctx) {
       ctx.progress(0, `importing ${payload.name}`);
       const summary = await importTrajectoriesFile(ctx.db, payload.path, payload.name, ctx.fence);
-      const index = await indexNewSteps(ctx, 0.5, 1);
-      ctx.progress(1, `imported ${summary.imported} trajectories (${summary.duplicates} already there)`);
-      return { ...summary, indexed: index.indexed };
+      const index = await indexNewSteps(ctx, 0.5, 0.8);
+      ctx.progress(0.8, "measuring the experience model on the held-out logs");
+      const trust = await measureImportedTrust(ctx.db, summary.domains);
+      const checked = importTrustLine(trust);
+      ctx.progress(
+        1,
+        `imported ${summary.imported} trajectories (${summary.duplicates} already there)${checked ? `; ${checked}` : ""}`,
+      );
+      return { ...summary, indexed: index.indexed, trust };
     },
     async collect(payload, ctx) {
       const summary = await collectOffline(ctx.db, payload, {

@@ -14,6 +14,7 @@ import { withReplayBuffer } from "@/server/replay/sharedReplayBuffer";
 import { indexPending, rebuildIndex } from "@/server/replay/syncSteps";
 import { exportTrajectoriesFile } from "@/server/trajectories/exportTrajectories";
 import { importTrajectoriesFile } from "@/server/trajectories/importTrajectories";
+import { measureImportedTrust } from "@/server/trust/importTrust";
 import { choice, database, domainName, nonNegativeInt, positiveInt, printJson, probability } from "../args";
 import { progressBar } from "../progress";
 
@@ -66,7 +67,9 @@ export function registerDataCommands(program: Command) {
       const db = await database();
       const summary = await importTrajectoriesFile(db, file, file, undefined, options);
       const index = await indexWithProgress(db, false);
-      printJson({ ...summary, indexed: index.indexed });
+      // Each imported domain's experience model against its held-out logs (core/trust), stored for its runs.
+      const trust = await measureImportedTrust(db, summary.domains);
+      printJson({ ...summary, indexed: index.indexed, trust });
     });
 
   program

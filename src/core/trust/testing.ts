@@ -72,3 +72,23 @@ export async function importedFromJsonl(text: string, options: { shuffleSeed?: s
   const model = new RetrievalExperienceModel(settings, OfflineMemory.fromTransitions(domain.trainSteps()));
   return { domain, buffer, model, settings };
 }
+
+/**
+ * For tests: a JSONL import file (the project's format) whose every step's next state is another step's, seeded,
+ * filed under another domain name (task ids renamed with it): logs whose next states nothing can predict.
+ */
+export function shuffledNextStates(text: string, options: { seed: string; domain: string }): string {
+  const lines = text
+    .split("\n")
+    .filter((l) => l.trim() !== "")
+    .map((l) => JSON.parse(l) as { domain: string; task_id?: string; steps: { next_state: string }[] });
+  const nexts = new Rng(options.seed).shuffle(lines.flatMap((l) => l.steps.map((s) => s.next_state)));
+  let i = 0;
+  const renamed = lines.map((l) => ({
+    ...l,
+    domain: options.domain,
+    ...(l.task_id ? { task_id: l.task_id.replace(`${l.domain}:`, `${options.domain}:`) } : {}),
+    steps: l.steps.map((s) => ({ ...s, next_state: nexts[i++]! })),
+  }));
+  return `${renamed.map((l) => JSON.stringify(l)).join("\n")}\n`;
+}

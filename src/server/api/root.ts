@@ -8,6 +8,7 @@ import { regressionRouter } from "./routers/regression";
 import { runsRouter } from "./routers/runs";
 import { stepsRouter } from "./routers/steps";
 import { trajectoriesRouter } from "./routers/trajectories";
+import { trustRouter } from "./routers/trust";
 import { usersRouter } from "./routers/users";
 import { createCallerFactory, createTRPCRouter } from "./trpc";
 
@@ -24,6 +25,7 @@ export const appRouter = createTRPCRouter({
   domains: domainsRouter,
   users: usersRouter,
   regression: regressionRouter,
+  trust: trustRouter,
 });
 
 export type AppRouter = typeof appRouter;

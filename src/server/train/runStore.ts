@@ -12,6 +12,7 @@ import type { Db } from "../db";
 import type { Fence } from "../queue/fence";
 import { enqueue } from "../queue/queue";
 import { type EpisodeRows, ensureTasks, episodeRows, insertEpisodeRows } from "../trajectories/saveEpisodes";
+import { runTrustData } from "../trust/runTrust";
 
 /** A run row and the job that runs it; the web calls this, the worker does the work. */
 export async function createRun(db: Db, config: RunConfig): Promise<{ runId: string; jobId: string }> {
@@ -209,6 +210,7 @@ export async function commitIteration(
         progress,
         realTransitions: report.realTransitions,
         syntheticTransitions: report.syntheticTransitions,
+        ...runTrustData(report.evaluation, report.iteration),
       },
     });
   });

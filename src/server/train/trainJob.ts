@@ -7,6 +7,7 @@ import type { JobContext } from "../queue/worker";
 import { JobCancelled, WorkerStopping } from "../queue/worker";
 import { measureStoredFidelity } from "../regression/storedRunFidelity";
 import { withReplayBuffer } from "../replay/sharedReplayBuffer";
+import { runTrustData } from "../trust/runTrust";
 import { type IterationWriter, iterationWriter } from "./iterationWriter";
 import { llmReport } from "./llmReport";
 import { type BuiltRunDeps, runDeps } from "./runDeps";
@@ -78,6 +79,7 @@ export async function trainJob(runId: string, ctx: JobContext) {
           finishedAt: new Date(),
           realTransitions: result.realTransitions,
           syntheticTransitions: result.syntheticTransitions,
+          ...runTrustData(result.final, "final"),
           ...(fidelity ? { fidelity } : {}),
         },
       }),

@@ -20,6 +20,8 @@ export interface ImportSummary {
   imported: number;
   duplicates: number;
   steps: number;
+  /** The domains the file's trajectories belong to (the import's trust figures are measured per domain). */
+  domains: string[];
 }
 
 /** Which format the file is in (default: the project's JSONL), and what a converter is told. */
@@ -138,6 +140,7 @@ export async function importTrajectoriesText(
     imported: fresh.length,
     duplicates: parsed.trajectories.length - fresh.length,
     steps: steps.length,
+    domains: [...new Set(parsed.trajectories.map((t) => t.data.domain))].sort(),
   };
 }
 

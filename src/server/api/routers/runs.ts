@@ -149,6 +149,7 @@ export const runsRouter = createTRPCRouter({
           finishedAt: true,
           result: true,
           config: true,
+          trust: true,
         },
       });
       return runs.map(({ config, ...run }) => ({
