@@ -1,6 +1,7 @@
 "use client";
 
 import { useId } from "react";
+import { DomainTrust } from "@/features/trust/components/DomainTrust";
 import styles from "../domains.module.css";
 import type { Domain, RemoteDomain } from "../types";
 import { KindBadge } from "./KindBadge";
@@ -19,6 +20,7 @@ export function DomainCard({ domain, remote }: { domain: Domain; remote: RemoteD
       <div className={styles.label}>{domain.label}</div>
       <TaskSummary domain={domain} remote={remote} />
       {remote ? <RemoteDetails remote={remote} /> : null}
+      {domain.kind === "imported" ? <DomainTrust domain={domain.name} /> : null}
     </article>
   );
 }

@@ -1,6 +1,7 @@
 "use client";
 
 import { NotFound } from "@/features/shared/components/NotFound";
+import { TrustPanel } from "@/features/trust/components/TrustPanel";
 import { isNotFound } from "@/trpc/react";
 import styles from "../runs.module.css";
 import { runView } from "../runView";
@@ -40,6 +41,7 @@ export function RunDetail({ id }: { id: string }) {
       ) : null}
 
       <RunStats run={r} view={view} />
+      <TrustPanel runId={r.id} live={r.status === "queued" || r.status === "running"} />
       <RunCharts run={r} view={view} />
 
       {view.external ? <LiveSessions runId={r.id} /> : null}

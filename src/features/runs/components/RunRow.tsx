@@ -1,6 +1,7 @@
 import Link from "next/link";
 import { methodLabelOf } from "@/core/train/methods";
 import { Allowed } from "@/features/auth/components/Allowed";
+import { TrustBadge } from "@/features/trust/components/TrustBadge";
 import { budgetText, count, iterationsText, pct, progressPercent } from "../format";
 import styles from "../runs.module.css";
 import type { RunListItem } from "../types";
@@ -57,6 +58,7 @@ export function RunRow({ run, selected, highlighted, onToggle }: Props) {
         ) : (
           pct(run.finalRealSuccess)
         )}
+        <TrustBadge trust={run.trust} />
       </td>
       <td className={`hint ${styles.created}`} title={run.createdAt.toLocaleString()}>
         {run.createdAt.toLocaleString("en-US", {
