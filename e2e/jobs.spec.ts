@@ -8,8 +8,12 @@ test("a researcher's malformed upload is refused with its line numbers; fixed an
   page.on("pageerror", (error) => pageErrors.push(error.message));
   await page.goto("/jobs");
   const picker = page.getByLabel("Trajectory file");
-  const upload = (name: string, content: string) =>
-    picker.setInputFiles({ name, mimeType: "application/jsonl", buffer: Buffer.from(content) });
+  // Picking a file only chooses it; the import starts with the button.
+  const upload = async (name: string, content: string) => {
+    await picker.setInputFiles({ name, mimeType: "application/jsonl", buffer: Buffer.from(content) });
+    await expect(page.getByTestId("import-chosen")).toContainText(name);
+    await page.getByRole("button", { name: "Import", exact: true }).click();
+  };
 
   // An empty file (or one of blank lines) is said to be empty, not counted as a bad line.
   await upload("empty.jsonl", "\n\n");
@@ -43,7 +47,7 @@ test("a researcher's malformed upload is refused with its line numbers; fixed an
   });
   // Fixed, and picked again under the same name: imported, and the old error is gone.
   await upload("broken.jsonl", `${line}\n`);
-  await expect(page.getByTestId("import-notice")).toHaveText("Queued an import of 1 trajectories.");
+  await expect(page.getByTestId("import-notice")).toHaveText("Queued an import of 1 trajectory.");
   await expect(page.getByTestId("import-error")).toHaveCount(0);
   await expect(picker).toHaveValue("");
   const job = page.getByTestId("job-import").first();

@@ -16,7 +16,7 @@ async function waitForSyntheticEpisodes(page: Page) {
   await expect(page.getByRole("heading", { name: DEMO })).toBeVisible();
   await expect(page.getByTestId("run-status")).toHaveText("succeeded", { timeout: 240_000 });
   await page.goto("/trajectories?source=synthetic");
-  await expect(page.getByTestId("trajectory-count")).toHaveText(/^[1-9]\d* trajectories$/);
+  await expect(page.getByTestId("trajectory-count")).toHaveText(/^[1-9][\d,]* trajector(y|ies)$/);
 }
 
 /** The step on screen has a real answer and the prediction departs from it. */
@@ -203,7 +203,7 @@ test.describe("researcher debugs a hallucinated transition", () => {
 
     // The explorer finds the episode by its flag, and unflagging takes it out again.
     await page.goto("/trajectories?flagged=true");
-    await expect(page.getByTestId("trajectory-count")).toHaveText("1 trajectories");
+    await expect(page.getByTestId("trajectory-count")).toHaveText("1 trajectory");
     await page.getByRole("link", { name: instruction }).click();
     await expect(page.getByTestId("instruction")).toHaveText(instruction);
     await expect(page).toHaveURL(/\/trajectories\/[^/?]+\?/);

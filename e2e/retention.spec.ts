@@ -94,6 +94,7 @@ test("an import is deleted from the jobs page the same way, and its trajectories
     mimeType: "application/jsonl",
     buffer: Buffer.from(`${lines.join("\n")}\n`),
   });
+  await page.getByRole("button", { name: "Import", exact: true }).click();
   await expect(page.getByTestId("import-notice")).toHaveText("Queued an import of 2 trajectories.");
   const row = page.getByTestId("import-row").filter({ hasText: IMPORT });
   // The worker imports it (after whatever it is busy with); the list follows by itself.

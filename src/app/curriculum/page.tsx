@@ -1,6 +1,9 @@
 import { Suspense } from "react";
 import { CurriculumPage } from "@/features/curriculum/components/CurriculumPage";
+import { NotFound } from "@/features/shared/components/NotFound";
 import { prefetchHeatmap } from "@/server/curriculum/prefetch";
+
+export const dynamic = "force-dynamic";
 
 export default async function Page({
   searchParams,
@@ -8,7 +11,17 @@ export default async function Page({
   searchParams: Promise<Record<string, string | string[]>>;
 }) {
   const { run } = await searchParams;
-  const initialHeatmap = typeof run === "string" && run !== "" ? await prefetchHeatmap(run) : null;
+  const asked = typeof run === "string" && run !== "";
+  const initialHeatmap = asked ? await prefetchHeatmap(run) : null;
+  // An unknown run says so at once, rather than a heatmap that waits for it.
+  if (asked && !initialHeatmap)
+    return (
+      <NotFound
+        title="Run not found"
+        detail={`No run has the id "${run}": the link may be mistyped, or the run was deleted.`}
+        back={{ href: "/curriculum", label: "Curriculum of the latest run" }}
+      />
+    );
   return (
     <>
       <h1>Curriculum</h1>

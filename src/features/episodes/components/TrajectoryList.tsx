@@ -6,6 +6,7 @@ import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useMemo } from "react";
 import { RunFidelity } from "@/features/flags/components/RunFidelity";
 import { OutcomeBadge, SourceBadge } from "@/features/shared/components/Badges";
+import { countOf } from "@/features/shared/lib/countOf";
 import { formatReward } from "@/features/shared/lib/formatReward";
 import { useTRPC } from "@/trpc/react";
 import styles from "../episodes.module.css";
@@ -45,7 +46,7 @@ export function TrajectoryList() {
       <ExplorerFilters
         filter={filter}
         setParam={setParam}
-        count={list.isLoading ? "loading…" : `${total} trajectories`}
+        count={list.isLoading ? "loading…" : countOf(total, "trajectory", "trajectories")}
       />
       {filter.runId ? <RunFidelity runId={filter.runId} iteration={filter.iteration} /> : null}
       {list.error ? <div className="error">{list.error.message}</div> : null}
@@ -80,8 +81,17 @@ export function TrajectoryList() {
                 <SourceBadge source={t.source} />
               </td>
               <td className="mono">{t.policy}</td>
-              <td className="hint" style={{ whiteSpace: "nowrap" }}>
-                {t.runId ? `iter ${t.iteration ?? "–"}${t.group !== null ? ` · #${t.group}` : ""}` : "–"}
+              <td className="hint" data-testid="trajectory-run">
+                {t.runId ? (
+                  <>
+                    <Link href={`/runs/${t.runId}`}>{t.run?.name ?? t.runId}</Link>
+                    <span style={{ whiteSpace: "nowrap" }}>
+                      {` · iter ${t.iteration ?? "–"}${t.group !== null ? ` · #${t.group}` : ""}`}
+                    </span>
+                  </>
+                ) : (
+                  "–"
+                )}
               </td>
               <td>
                 {t.length}

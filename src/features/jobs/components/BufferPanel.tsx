@@ -48,33 +48,34 @@ export function BufferPanel() {
       <p className="hint">
         The teacher explains offline transitions; its traces go to the annotation queue for review.
       </p>
-      <div className="filters">
-        <label className="field">
-          Domain
-          <select aria-label="Teacher domain" value={domain} onChange={(e) => setDomain(e.target.value)}>
-            {(domains.data ?? [{ name: "household" }]).map((d) => (
-              <option key={d.name} value={d.name}>
-                {d.name}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="field">
-          Traces
-          <input
-            aria-label="Teacher traces"
-            type="number"
-            min={1}
-            value={limit}
-            onChange={(e) => setLimit(Number(e.target.value))}
-          />
-        </label>
-        <Allowed permission="data:teacher">
+      {/* The inputs only for a role that may write traces: without the button they would do nothing. */}
+      <Allowed permission="data:teacher">
+        <div className="filters">
+          <label className="field">
+            Domain
+            <select aria-label="Teacher domain" value={domain} onChange={(e) => setDomain(e.target.value)}>
+              {(domains.data ?? [{ name: "household" }]).map((d) => (
+                <option key={d.name} value={d.name}>
+                  {d.name}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="field">
+            Traces
+            <input
+              aria-label="Teacher traces"
+              type="number"
+              min={1}
+              value={limit}
+              onChange={(e) => setLimit(Number(e.target.value))}
+            />
+          </label>
           <button type="button" className="primary" onClick={() => teacher.mutate({ domain, limit, k: 4 })}>
             Write traces
           </button>
-        </Allowed>
-      </div>
+        </div>
+      </Allowed>
       {teacher.error ? <div className="error">{teacher.error.message}</div> : null}
     </section>
   );

@@ -8,6 +8,7 @@ import {
   IMPORT_FORMATS,
   type ImportFormat,
 } from "@/core/trajectories/formats";
+import { countOf } from "@/features/shared/lib/countOf";
 import type { QueuedUpload } from "@/server/trajectories/queueUpload";
 import { useTRPC } from "@/trpc/react";
 
@@ -27,24 +28,37 @@ async function uploadFile(file: File, format: ImportFormat): Promise<QueuedUploa
   return (await response.json()) as QueuedUpload;
 }
 
-/** A trajectory file, uploaded in one of the formats the importer reads, queued as an import job. */
+/** "2.4 MB", for the file about to be imported. */
+function sizeOf(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} kB`;
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+}
+
+/**
+ * A trajectory file, uploaded in one of the formats the importer reads, queued as an import job. Picking a file
+ * only chooses it: the import starts with the button, so a wrong pick costs nothing.
+ */
 export function ImportForm() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [format, setFormat] = useState<ImportFormat>(DEFAULT_IMPORT_FORMAT);
+  const [chosen, setChosen] = useState<File | null>(null);
   const importMutation = useMutation({
     mutationFn: ({ file, format }: { file: File; format: ImportFormat }) => uploadFile(file, format),
     onSuccess: (data) => {
       setError(null);
+      setChosen(null);
       setNotice(
-        `Queued an import of ${data.trajectories} trajectories${data.format === "dreamgym" ? "" : ` (read as ${IMPORT_FORMAT_LABELS[data.format]})`}.`,
+        `Queued an import of ${countOf(data.trajectories, "trajectory", "trajectories")}${data.format === "dreamgym" ? "" : ` (read as ${IMPORT_FORMAT_LABELS[data.format]})`}.`,
       );
       void queryClient.invalidateQueries({ queryKey: trpc.jobs.list.queryKey() });
     },
     onError: (e) => {
       setNotice(null);
+      setChosen(null);
       setError(e.message);
     },
   });
@@ -74,18 +88,37 @@ export function ImportForm() {
         type="file"
         accept=".jsonl,.json,.txt"
         aria-label="Trajectory file"
+        style={{ maxWidth: "100%" }}
         onChange={(e) => {
           const input = e.currentTarget;
           const file = input.files?.[0];
           if (!file) return;
-          // Cleared, so that picking the same file again (after fixing it) is a change and imports it. The File
+          // Cleared, so that picking the same file again (after fixing it) is a change the page sees. The File
           // keeps its contents.
           input.value = "";
           setNotice(null);
           setError(null);
-          importMutation.mutate({ file, format });
+          setChosen(file);
         }}
       />
+      {chosen ? (
+        <div className="row" style={{ marginTop: 8 }}>
+          <span className="mono" data-testid="import-chosen" style={{ overflowWrap: "anywhere" }}>
+            {chosen.name} · {sizeOf(chosen.size)}
+          </span>
+          <button
+            type="button"
+            className="primary"
+            disabled={importMutation.isPending}
+            onClick={() => importMutation.mutate({ file: chosen, format })}
+          >
+            {importMutation.isPending ? "Importing…" : "Import"}
+          </button>
+          <button type="button" disabled={importMutation.isPending} onClick={() => setChosen(null)}>
+            Cancel
+          </button>
+        </div>
+      ) : null}
       {notice ? <p data-testid="import-notice">{notice}</p> : null}
       {error ? (
         <div className="error" data-testid="import-error">

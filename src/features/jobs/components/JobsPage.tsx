@@ -11,7 +11,13 @@ import { JobsTable } from "./JobsTable";
 export function JobsPage() {
   return (
     <div style={{ display: "grid", gap: 14 }}>
-      <div style={{ display: "grid", gridTemplateColumns: "1fr 1fr 1fr", gap: 14 }}>
+      <div
+        style={{
+          display: "grid",
+          gridTemplateColumns: "repeat(auto-fit, minmax(min(100%, 300px), 1fr))",
+          gap: 14,
+        }}
+      >
         <Allowed permission="data:import" explain="import trajectories">
           <ImportForm />
         </Allowed>

@@ -69,6 +69,7 @@ export const trajectoriesRouter = createTRPCRouter({
             runId: true,
             iteration: true,
             group: true,
+            run: { select: { name: true } },
             task: { select: { id: true, instruction: true, split: true, origin: true } },
             _count: { select: { steps: { where: { flagged: true } } } },
           },
