@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import { type Browser, expect, type Page, test } from "@playwright/test";
 import { authFile, PEOPLE } from "./support/auth";
+import { screenshotPath } from "./support/screenshots";
 
 interface ExportRecord {
   messages: { role: string; content: string }[];
@@ -141,7 +142,7 @@ test.describe("annotator corrects teacher reasoning traces", () => {
     await expect(page.getByTestId("annotation-status")).toHaveText("pending");
     await expect(page.locator("[data-testid=trace-original] mark").first()).toBeVisible();
     await expect(page.locator("[data-testid=trace-corrected] mark").first()).toBeVisible();
-    await page.screenshot({ path: "docs/screenshots/annotation-editor.png" });
+    await page.screenshot({ path: screenshotPath("annotation-editor.png") });
     const correction = (await editor.inputValue()).trim();
     await page.keyboard.press("Control+Enter");
 
@@ -175,7 +176,7 @@ test.describe("annotator corrects teacher reasoning traces", () => {
     await expect(page.locator("[data-testid=trace-corrected] mark").first()).toBeVisible();
     await expect(page.getByTestId("history-event").first()).toContainText(`${ANA} corrected the trace`);
     await expect(page.getByTestId("lock-banner")).toContainText("You have this trace until");
-    await page.screenshot({ path: "docs/screenshots/annotation-queue.png" });
+    await page.screenshot({ path: screenshotPath("annotation-queue.png") });
 
     // All reviewed traces: the export holds exactly the two, the correction in place of the teacher's text.
     await page.keyboard.press("5");

@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { expect, type Page, test } from "@playwright/test";
 import { authFile } from "./support/auth";
+import { screenshotPath } from "./support/screenshots";
 
 /**
  * A researcher makes a real environment that runs outside the app a domain: the helpdesk sample (AgentGym's generic
@@ -97,7 +98,7 @@ test("a researcher registers a remote environment, checks it, finds it in the la
     "Tasks: 1000 train (numbers 0–999) · 50 test (numbers 1000–1049)",
   );
   await expect(row.getByTestId("domain-health")).toContainText("ok");
-  await page.screenshot({ path: "docs/screenshots/domains.png", fullPage: true });
+  await page.screenshot({ path: screenshotPath("domains.png"), fullPage: true });
 
   // Checked again: the time of the last health moves on.
   const before = await row.locator("time").getAttribute("datetime");

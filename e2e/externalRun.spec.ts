@@ -1,4 +1,5 @@
 import { expect, test } from "@playwright/test";
+import { screenshotPath } from "./support/screenshots";
 
 /**
  * A trainer outside DreamGym (here, this script, as verl or TRL would) drives an external run through the
@@ -101,7 +102,7 @@ test.describe("an external trainer's run", () => {
     await expect(page.getByTestId("metric-row")).toHaveCount(2, { timeout: 60_000 });
     await expect(page.getByTestId("live-count")).toHaveText("0", { timeout: 60_000 });
     await expect(page.getByTestId("success-chart")).toBeVisible();
-    await page.screenshot({ path: "docs/screenshots/external-run.png" });
+    await page.screenshot({ path: screenshotPath("external-run.png") });
 
     // Its curriculum heatmap: each task's reward variance per policy version.
     await page.getByRole("link", { name: "Curriculum heatmap" }).click();

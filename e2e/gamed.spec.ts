@@ -1,4 +1,5 @@
 import { expect, type Page, test } from "@playwright/test";
+import { screenshotPath } from "./support/screenshots";
 
 const DEMO = "demo: shop DreamGym GRPO";
 
@@ -54,7 +55,7 @@ test("a researcher finds where the experience model is gamed and opens the step 
   expect(excesses.length).toBeGreaterThan(1);
   expect(excesses).toEqual([...excesses].sort((a, b) => b - a));
   expect(excesses[0]).toBeGreaterThan(0);
-  await page.screenshot({ path: "docs/screenshots/gamed.png" });
+  await page.screenshot({ path: screenshotPath("gamed.png") });
 
   // Keyboard-first: j/k move the selection, Enter opens the selected episode where model and real part.
   await expect(rows.nth(0)).toHaveAttribute("aria-selected", "true");

@@ -1,4 +1,5 @@
 import { expect, test } from "@playwright/test";
+import { screenshotPath } from "./support/screenshots";
 
 const NAME = "researcher: web-admin DreamGym from logs only";
 
@@ -57,7 +58,7 @@ test("a researcher trains DreamGym in a domain that exists only as imported logs
   await expect(success).toHaveAttribute("data-points", "2");
   await expect(page.getByTestId("proxy-chart")).toContainText("action agreement (proxy)");
   await expect(page.getByTestId("metric-row")).toHaveCount(2);
-  await page.screenshot({ path: "docs/screenshots/imported-run.png", fullPage: true });
+  await page.screenshot({ path: screenshotPath("imported-run.png"), fullPage: true });
 
   // Its synthetic steps, each reasoning trace beside the predicted state, with the model's confidence.
   await page.getByRole("link", { name: "Episodes", exact: true }).click();

@@ -1,5 +1,5 @@
-import path from "node:path";
 import { expect, test } from "@playwright/test";
+import { screenshotPath } from "./support/screenshots";
 
 test("a researcher's malformed upload is refused with its line numbers; fixed and picked again under the same name, the worker imports it", async ({
   page,
@@ -53,7 +53,7 @@ test("a researcher's malformed upload is refused with its line numbers; fixed an
   const job = page.getByTestId("job-import").first();
   await expect(job).toContainText("succeeded", { timeout: 30_000 });
   await expect(job).toContainText("imported 1 trajectories");
-  await page.screenshot({ path: path.join("docs", "screenshots", "jobs.png") });
+  await page.screenshot({ path: screenshotPath("jobs.png") });
   expect(pageErrors).toEqual([]);
 
   await page.goto("/trajectories?q=contact%20page");
@@ -73,5 +73,5 @@ test("a researcher sees the replay buffer filled by the seed and queues teacher 
   const job = page.getByTestId("job-teacher").first();
   await expect(job).toContainText("succeeded", { timeout: 60_000 });
   await expect(job).toContainText("25/25 traces");
-  await page.screenshot({ path: "docs/screenshots/jobs.png" });
+  await page.screenshot({ path: screenshotPath("jobs.png") });
 });

@@ -1,5 +1,6 @@
 import { expect, type Page, test } from "@playwright/test";
 import { ACTIVE_STATUSES } from "@/shared/enums";
+import { screenshotPath } from "./support/screenshots";
 
 /** The status badge of a run that has not finished yet, whichever of the active statuses it shows. */
 const STILL_ACTIVE = new RegExp(ACTIVE_STATUSES.join("|"));
@@ -32,7 +33,7 @@ test("a PM launches a short run from a preset, watches its curves grow, compares
   await page.getByLabel("Eval interval").fill("1");
   await page.getByLabel("Eval episodes").fill("10");
 
-  await page.screenshot({ path: "docs/screenshots/launch-form.png", fullPage: true });
+  await page.screenshot({ path: screenshotPath("launch-form.png"), fullPage: true });
 
   // A group of one has no variance to learn from, and a blank is no number: the form says so beside each field,
   // in plain words, and launches nothing.
@@ -104,7 +105,7 @@ test("a PM launches a short run from a preset, watches its curves grow, compares
   await expect(finalPoint).toHaveAttribute("data-iteration", "3");
   await expect(finalPoint.getByTestId("final-label")).toHaveText(`final ${finalFigure}`);
   await expect(page.getByTestId("success-chart").getByTestId("legend-final")).toHaveText("final evaluation");
-  await page.screenshot({ path: "docs/screenshots/run-detail.png", fullPage: true });
+  await page.screenshot({ path: screenshotPath("run-detail.png"), fullPage: true });
 
   // Against the seeded demo run, on one chart.
   await page.getByRole("link", { name: "Runs", exact: true }).click();
@@ -120,7 +121,7 @@ test("a PM launches a short run from a preset, watches its curves grow, compares
   await expect(rows.filter({ hasText: NAME }).getByTestId("run-progress")).toHaveText("3 of 3 iterations");
   await page.getByLabel(`Select ${NAME}`).check();
   await page.getByLabel(`Select ${DEMO}`).check();
-  await page.screenshot({ path: "docs/screenshots/runs.png" });
+  await page.screenshot({ path: screenshotPath("runs.png") });
   await page.getByRole("button", { name: "Compare selected (2)" }).click();
   await expect(page).toHaveURL(/\/runs\/compare\?ids=/);
   await expect(page.getByTestId("compared-run")).toHaveCount(2);
@@ -185,7 +186,7 @@ test("a PM launches a short run from a preset, watches its curves grow, compares
   if (!target) throw new Error("no cell with statistics in the top row");
   await expect(tooltip).toContainText("reward variance");
   await expect(tooltip).toContainText(/rollouts\s*4/);
-  await page.screenshot({ path: "docs/screenshots/curriculum.png", fullPage: true });
+  await page.screenshot({ path: screenshotPath("curriculum.png"), fullPage: true });
   await page.mouse.click(target.x, target.y);
   await expect(page).toHaveURL(new RegExp(`/trajectories\\?run=${runId}&iteration=[1-3]&task=[^&]+$`));
 });

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import { expect, type Page, test } from "@playwright/test";
 import { PEOPLE } from "./support/auth";
+import { screenshotPath } from "./support/screenshots";
 
 /** Flags are signed by whoever is signed in: the journeys' researcher. */
 const ME = PEOPLE.researcher.email;
@@ -104,7 +105,7 @@ test.describe("researcher debugs a hallucinated transition", () => {
     await expect(page.getByRole("dialog", { name: "Keyboard shortcuts" })).toBeVisible();
     await page.keyboard.press("Escape");
     await expect(page.getByRole("dialog", { name: "Keyboard shortcuts" })).toHaveCount(0);
-    await page.screenshot({ path: "docs/screenshots/step-diff.png", fullPage: true });
+    await page.screenshot({ path: screenshotPath("step-diff.png"), fullPage: true });
     // A return that is not exactly 1 never reads as 1.00.
     const returned = page.getByTestId("return");
     if (Number(await returned.getAttribute("data-value")) !== 1)
@@ -154,7 +155,7 @@ test.describe("researcher debugs a hallucinated transition", () => {
     await expect(row).toContainText(instruction);
     await expect(row.getByTestId("flagged-category")).toHaveText("hallucinated element");
     await expect(row.getByTestId("flagged-author")).toHaveText(`by ${ME}`);
-    await page.screenshot({ path: "docs/screenshots/flagged.png", fullPage: true });
+    await page.screenshot({ path: screenshotPath("flagged.png"), fullPage: true });
 
     // Filters by author and category, kept in the URL; the export downloads what they select.
     await page.getByLabel("Category").selectOption({ label: "wrong done" });

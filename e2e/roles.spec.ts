@@ -1,5 +1,6 @@
 import { expect, type Page, test } from "@playwright/test";
 import { authFile, PEOPLE, signInWithForm } from "./support/auth";
+import { screenshotPath } from "./support/screenshots";
 
 /**
  * A tRPC mutation sent straight to the API with this browser's cookies, naming the app's own page as its origin
@@ -19,7 +20,7 @@ test.describe("sign-in and roles", () => {
   test("nobody signed in is sent to the sign-in page, and the API refuses them", async ({ page }) => {
     await page.goto("/runs/new");
     await expect(page).toHaveURL(/\/sign-in\?next=%2Fruns%2Fnew$/);
-    await page.screenshot({ path: "docs/screenshots/sign-in.png" });
+    await page.screenshot({ path: screenshotPath("sign-in.png") });
     expect((await page.request.get("/api/trpc/runs.list")).status()).toBe(401);
     expect((await page.request.get("/api/flagged/export")).status()).toBe(401);
     await page.getByLabel("Email").fill(PEOPLE.researcher.email);
@@ -95,7 +96,7 @@ test.describe("an admin", () => {
     await form.getByLabel("Password").fill("nia-password");
     await form.getByRole("button", { name: "Add", exact: true }).click();
     await expect(form.getByRole("alert")).toContainText("already has an account");
-    await page.screenshot({ path: "docs/screenshots/users.png", fullPage: true });
+    await page.screenshot({ path: screenshotPath("users.png"), fullPage: true });
 
     const context = await browser.newContext({
       baseURL: baseURL ?? "",

@@ -1,4 +1,5 @@
 import { expect, test } from "@playwright/test";
+import { screenshotPath } from "./support/screenshots";
 
 test.describe("researcher steps through an imported trajectory", () => {
   test("finds it by filter, walks it with the keyboard, sees reasoning, next state and reward", async ({
@@ -59,7 +60,7 @@ test.describe("researcher steps through an imported trajectory", () => {
     // Past the end stays at the end.
     await page.keyboard.press("ArrowRight");
     await expect(page.getByTestId("step-position")).toHaveText("Step 4 of 4");
-    await page.screenshot({ path: "docs/screenshots/episode-stepper.png", fullPage: true });
+    await page.screenshot({ path: screenshotPath("episode-stepper.png"), fullPage: true });
   });
 
   test("the seeded real-environment data is listed and an invalid step is marked", async ({ page }) => {
@@ -78,6 +79,6 @@ test.describe("researcher steps through an imported trajectory", () => {
     await expect
       .poll(async () => Number((await page.getByTestId("trajectory-count").textContent())?.split(" ")[0]))
       .toBeGreaterThanOrEqual(300);
-    await page.screenshot({ path: "docs/screenshots/trajectories.png", fullPage: false });
+    await page.screenshot({ path: screenshotPath("trajectories.png"), fullPage: false });
   });
 });
