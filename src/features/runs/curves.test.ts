@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { byIteration, finalIteration, proxyOfExtra, withFinal } from "./curves";
+import { comparedRows } from "./chart/compareRows";
+import { finalIteration, proxyOfExtra, withFinal } from "./curves";
 
 const metric = (iteration: number, realSuccess: number | null, syntheticSuccess: number | null = null) => ({
   iteration,
@@ -41,11 +42,11 @@ describe("the final evaluation on the curves", () => {
     const a = {
       iteration: 13,
       finalRealSuccess: 0.28,
-      metrics: [metric(5, 0.1, 0.3), metric(10, 0.16, 0.4)],
+      rows: [metric(5, 0.1, 0.3), metric(10, 0.16, 0.4)],
     };
-    const b = { iteration: 4, finalRealSuccess: 0.2, metrics: [metric(2, 0.1, 0.2), metric(4, 0.12, 0.3)] };
-    const running = { iteration: 1, finalRealSuccess: null, metrics: [metric(1, 0.05)] };
-    const real = byIteration([a, b, running], "realSuccess");
+    const b = { iteration: 4, finalRealSuccess: 0.2, rows: [metric(2, 0.1, 0.2), metric(4, 0.12, 0.3)] };
+    const running = { iteration: 1, finalRealSuccess: null, rows: [metric(1, 0.05)] };
+    const real = comparedRows([a, b, running], "realSuccess");
     expect(real.finals).toEqual([13, 4, null]);
     const last = (key: string) => real.rows.filter((r) => r[key] !== null && r[key] !== undefined).at(-1);
     expect(last("r0")).toMatchObject({ iteration: 13, r0: 0.28 });
@@ -53,9 +54,24 @@ describe("the final evaluation on the curves", () => {
     expect(last("r2")).toMatchObject({ iteration: 1, r2: 0.05 });
     expect(real.rows.map((r) => r.iteration)).toEqual([1, 2, 4, 5, 10, 13]);
     // The synthetic curve has no final evaluation.
-    const synthetic = byIteration([a, b], "syntheticSuccess");
+    const synthetic = comparedRows([a, b], "syntheticSuccess");
     expect(synthetic.finals).toEqual([null, null]);
     expect(synthetic.rows.map((r) => r.iteration)).toEqual([2, 4, 5, 10]);
+  });
+
+  it("places each compared run on the x axis by its own clock", () => {
+    const a = { iteration: 2, finalRealSuccess: 0.5, rows: [metric(1, null, 0.2), metric(2, 0.4, 0.3)] };
+    const b = { iteration: 1, finalRealSuccess: null, rows: [metric(1, null, 0.6)] };
+    // Run a spends 100 transitions an iteration, run b 150.
+    const real = comparedRows([a, b], "syntheticSuccess", [(it) => it * 100, (it) => it * 150]);
+    expect(real.rows.map((r) => [r.x, r.r0 ?? null, r.r1 ?? null])).toEqual([
+      [100, 0.2, null],
+      [150, null, 0.6],
+      [200, 0.3, null],
+    ]);
+    const finals = comparedRows([a, b], "realSuccess", [(it) => it * 100, (it) => it * 150]);
+    expect(finals.finalXs).toEqual([200, null]);
+    expect(finals.rows.at(-1)).toMatchObject({ x: 200, r0: 0.5 });
   });
 });
 

@@ -1,3 +1,5 @@
+import { trainingOfExtra } from "./trainingMetrics";
+
 /**
  * The rows the runs' line charts plot: one per iteration, one column per series. A finished run's final
  * evaluation (run.result.final, the "Real-env success (final)" the run's header and the runs list show) is the
@@ -28,47 +30,34 @@ export function withFinal(
   return out.sort((a, b) => a.iteration - b.iteration);
 }
 
+/** One stored iteration as chart columns: success, gap, reward, transitions, proxies and the update's figures. */
+export function metricColumns(m: {
+  iteration: number;
+  syntheticSuccess: number | null;
+  realSuccess: number | null;
+  simSuccess: number | null;
+  meanReward: number | null;
+  realTransitions: number;
+  syntheticTransitions: number;
+  extra: unknown;
+}): CurveRow {
+  return {
+    iteration: m.iteration,
+    syntheticSuccess: m.syntheticSuccess,
+    realSuccess: m.realSuccess,
+    simSuccess: m.simSuccess,
+    simGap: simGap(m),
+    meanReward: m.meanReward,
+    realTransitions: m.realTransitions,
+    syntheticTransitions: m.syntheticTransitions,
+    ...proxyOfExtra(m.extra),
+    ...trainingOfExtra(m.extra),
+  };
+}
+
 /** Synthetic-environment minus real-env test success at an evaluation point, or null where either is missing. */
 export function simGap(m: { simSuccess: number | null; realSuccess: number | null }): number | null {
   return m.simSuccess === null || m.realSuccess === null ? null : m.simSuccess - m.realSuccess;
-}
-
-export type ComparedMetric = "realSuccess" | "syntheticSuccess" | "meanReward" | "simGap";
-
-export interface ComparedRun {
-  iteration: number;
-  finalRealSuccess: number | null;
-  metrics: ReadonlyArray<Partial<Record<ComparedMetric, number | null>> & { iteration: number }>;
-}
-
-/**
- * One row per iteration, one column per run (r0, r1, …): the shape a multi-line chart wants. On the real-env
- * success chart each finished run's final evaluation ends its line; `finals[i]` says at which iteration (null: none).
- */
-export function byIteration(
-  runs: readonly ComparedRun[],
-  metric: ComparedMetric,
-): { rows: CurveRow[]; finals: Array<number | null> } {
-  let rows: CurveRow[] = [];
-  const byIt = new Map<number, CurveRow>();
-  runs.forEach((run, i) => {
-    for (const m of run.metrics) {
-      const row = byIt.get(m.iteration) ?? ({ iteration: m.iteration } as CurveRow);
-      row[`r${i}`] = m[metric] ?? null;
-      byIt.set(m.iteration, row);
-    }
-  });
-  rows = [...byIt.values()].sort((a, b) => a.iteration - b.iteration);
-  const finals = runs.map((run) =>
-    metric === "realSuccess" && run.finalRealSuccess !== null
-      ? finalIteration(run.iteration, run.metrics)
-      : null,
-  );
-  runs.forEach((run, i) => {
-    const at = finals[i];
-    if (at !== null && at !== undefined) rows = withFinal(rows, `r${i}`, run.finalRealSuccess, at);
-  });
-  return { rows, finals };
 }
 
 /**

@@ -10,6 +10,7 @@ const metric = (iteration: number, over: Partial<RunSource["metrics"][number]> =
   realTransitions: 0,
   syntheticTransitions: 100 * iteration,
   extra: null,
+  createdAt: new Date(Date.UTC(2026, 0, 1, 0, iteration)),
   ...over,
 });
 
@@ -78,5 +79,23 @@ describe("runView", () => {
       final: { syntheticSuccess: 0.5, actionAgreement: null, confidence: null, judgeSuccess: null },
     };
     expect(runView({ ...base, domain: "gone", domainKind: null, proxy: proxied }).imported).toBe(true);
+  });
+
+  it("carries the update's loss, KL, entropy and clip fraction as chart columns", () => {
+    const view = runView({
+      ...base,
+      metrics: [
+        metric(1, {
+          extra: { update: { policyLoss: -0.1, approxKl: 0.02, entropy: 1.1, clipFraction: 0.3 } },
+        }),
+      ],
+    });
+    expect(view.rows[0]).toMatchObject({
+      policyLoss: -0.1,
+      approxKl: 0.02,
+      entropy: 1.1,
+      clipFraction: 0.3,
+      refKl: null,
+    });
   });
 });

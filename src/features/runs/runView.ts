@@ -1,5 +1,5 @@
 import type { DomainKind } from "@/features/domains/types";
-import { type CurveRow, finalIteration, proxyOfExtra, simGap, withFinal } from "./curves";
+import { type CurveRow, finalIteration, metricColumns, simGap, withFinal } from "./curves";
 
 /** One finished iteration's metrics, as the run page's curves and its metrics table read them. */
 export interface MetricRow {
@@ -11,6 +11,8 @@ export interface MetricRow {
   realTransitions: number;
   syntheticTransitions: number;
   extra: unknown;
+  /** When the iteration was stored: the time axis's clock. */
+  createdAt: Date;
 }
 
 interface ProxyFigures {
@@ -62,17 +64,7 @@ export interface RunView {
 
 /** A run's kind and curves, as its page shows them. */
 export function runView(r: RunSource): RunView {
-  const rows: CurveRow[] = r.metrics.map((m) => ({
-    iteration: m.iteration,
-    syntheticSuccess: m.syntheticSuccess,
-    realSuccess: m.realSuccess,
-    simSuccess: m.simSuccess,
-    simGap: simGap(m),
-    meanReward: m.meanReward,
-    realTransitions: m.realTransitions,
-    syntheticTransitions: m.syntheticTransitions,
-    ...proxyOfExtra(m.extra),
-  }));
+  const rows: CurveRow[] = r.metrics.map(metricColumns);
   // The final evaluation ends the real-env curve, so the curve's last point is the header's "final" figure.
   const finalAt = r.finalRealSuccess !== null ? finalIteration(r.iteration, r.metrics) : null;
   const successRows = withFinal(

@@ -6,3 +6,5 @@ type Outputs = inferRouterOutputs<AppRouter>["runs"];
 export type RunData = Outputs["get"];
 /** A run as the runs list shows it. */
 export type RunListItem = Outputs["list"][number];
+/** A run as a comparison shows it: figures, config and per-iteration metrics. */
+export type ComparedRunData = Outputs["compare"][number];

@@ -1,5 +1,4 @@
 import { Symbols } from "recharts";
-import type { CurveRow } from "../curves";
 import type { MarkerShape } from "../format";
 import type { Series } from "./series";
 
@@ -32,42 +31,26 @@ export interface DotProps {
   cx?: number | null;
   cy?: number | null;
   index?: number;
-  value?: unknown;
-  payload?: CurveRow;
+  payload?: { x?: number };
 }
 
 /**
- * Each point's marker; the final evaluation's is larger and labelled with its value as the run's header says it.
- * `rank` stacks the labels of several runs' finals so that they do not cover each other.
+ * Each point's marker; the final evaluation's is larger (its value is labelled beside the chart, EndLabels). A
+ * faint marker belongs to the raw line behind a smoothed one.
  */
-export function renderDot(
-  s: Series,
-  rank: number,
-  label: (v: number) => string,
-  { cx, cy, index, value, payload }: DotProps,
-) {
+export function renderDot(s: Series, faint: boolean, { cx, cy, index, payload }: DotProps) {
   const key = `${s.key}-${index}`;
   if (typeof cx !== "number" || typeof cy !== "number" || !Number.isFinite(cx) || !Number.isFinite(cy))
     return <g key={key} />;
   const shape = s.shape ?? "circle";
-  const final = s.finalAt !== undefined && s.finalAt !== null && payload?.iteration === s.finalAt;
-  if (!final) return <Marker key={key} shape={shape} cx={cx} cy={cy} r={2.5} color={s.color} />;
-  const text = typeof value === "number" ? `final ${label(value)}` : "final";
-  const above = cy > 24 + rank * 13;
+  const final = s.finalX !== undefined && s.finalX !== null && payload?.x === s.finalX;
   return (
-    <g key={key} data-testid="final-point" data-series={s.key} data-iteration={s.finalAt}>
-      <Marker shape={shape} cx={cx} cy={cy} r={5.5} color={s.color} width={2.5} />
-      <text
-        x={cx - 9}
-        y={above ? cy - 9 - rank * 13 : cy + 18 + rank * 13}
-        textAnchor="end"
-        fontSize={11}
-        fontWeight={600}
-        fill={s.color}
-        data-testid="final-label"
-      >
-        {text}
-      </text>
+    <g
+      key={key}
+      opacity={faint ? 0.35 : 1}
+      {...(final ? { "data-testid": "final-point", "data-series": s.key, "data-iteration": s.finalAt } : {})}
+    >
+      <Marker shape={shape} cx={cx} cy={cy} r={final ? 5.5 : 2.5} color={s.color} width={final ? 2.5 : 1.5} />
     </g>
   );
 }

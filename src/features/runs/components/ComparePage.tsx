@@ -3,17 +3,19 @@
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useSearchParams } from "next/navigation";
-import { methodLabelOf } from "@/core/train/methods";
 import { isActiveStatus } from "@/shared/enums";
 import { useTRPC } from "@/trpc/react";
-import { byIteration, simGap } from "../curves";
-import { budgetText, count, gapPoints, iterationsText, pct, progressPercent, seriesStyle } from "../format";
+import { ChartSettingsProvider } from "../chart/ChartSettings";
+import { seriesStyle } from "../format";
 import styles from "../runs.module.css";
-import { CurveChart } from "./CurveChart";
-import { SeriesSwatch } from "./SeriesLegend";
-import { StatusBadge } from "./StatusBadge";
+import { ChartControls } from "./ChartControls";
+import { CompareCharts } from "./CompareCharts";
+import { CompareTable } from "./CompareTable";
+import { ConfigDiff } from "./ConfigDiff";
+import { CsvDownload } from "./CsvDownload";
 import type { Series } from "./series";
 
+/** Several runs: their figures, the settings on which they differ beside their curves, and one CSV of all. */
 export function ComparePage() {
   const trpc = useTRPC();
   const ids = (useSearchParams().get("ids") ?? "").split(",").filter(Boolean);
@@ -31,113 +33,19 @@ export function ComparePage() {
   if (runs.error) return <div className="error">{runs.error.message}</div>;
   if (!runs.data) return <p className="hint">Loading…</p>;
   const series: Series[] = runs.data.map((r, i) => ({ ...seriesStyle(i), key: `r${i}`, label: r.name }));
-  const real = byIteration(runs.data, "realSuccess");
-  const withGap = runs.data.map((r) => ({
-    ...r,
-    metrics: r.metrics.map((m) => ({ ...m, simGap: simGap(m) })),
-  }));
-  const measuresGap = withGap.some((r) => r.metrics.some((m) => m.simGap !== null));
-  const realSeries = series.map((s, i) => ({ ...s, finalAt: real.finals[i] ?? null }));
   return (
     <div className={styles.page}>
-      <table className="grid" aria-label="Compared runs">
-        <thead>
-          <tr>
-            <th>Run</th>
-            <th>Status</th>
-            <th>Method</th>
-            <th>Domain</th>
-            <th>Progress</th>
-            <th className={styles.num}>Real transitions</th>
-            <th className={styles.num}>Synthetic transitions</th>
-            <th className={styles.num}>Real-env success (final)</th>
-            <th
-              className={styles.num}
-              title="test success in the synthetic environment minus in the real one"
-            >
-              Sim-to-real gap (final)
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {runs.data.map((r, i) => (
-            <tr key={r.id} data-testid="compared-run">
-              <td>
-                {series[i] ? <SeriesSwatch series={series[i]} /> : null}
-                <Link href={`/runs/${r.id}`}>{r.name}</Link>
-              </td>
-              <td>
-                <StatusBadge status={r.status} />
-              </td>
-              <td>
-                {methodLabelOf(r.method)} <span className="hint">{r.algorithm.toUpperCase()}</span>
-              </td>
-              <td>{r.domain}</td>
-              <td>
-                <div className={styles.progressCell} title={`${progressPercent(r.progress)}%`}>
-                  <div className="progress">
-                    <div style={{ width: `${progressPercent(r.progress)}%` }} />
-                  </div>
-                  <span data-testid="compared-iterations">
-                    {iterationsText(r.iteration, r.plannedIterations)}
-                  </span>
-                  {r.realBudget !== null ? (
-                    <span data-testid="compared-budget">{budgetText(r.realTransitions, r.realBudget)}</span>
-                  ) : null}
-                </div>
-              </td>
-              <td className={styles.num}>{count(r.realTransitions)}</td>
-              <td className={styles.num}>{count(r.syntheticTransitions)}</td>
-              <td className={styles.num} data-testid="compared-final">
-                {pct(r.finalRealSuccess)}
-              </td>
-              <td className={styles.num} data-testid="compared-gap">
-                {gapPoints(r.finalSimSuccess, r.finalRealSuccess)}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-      <div className={styles.charts}>
-        <CurveChart
-          title="Real-env test success"
-          subtitle="held-out real tasks; last point: final"
-          testId="compare-real"
-          data={real.rows}
-          series={realSeries}
-          percent
-          height={280}
-        />
-        <CurveChart
-          title="Synthetic success"
-          subtitle="rollouts in the experience model"
-          testId="compare-synthetic"
-          data={byIteration(runs.data, "syntheticSuccess").rows}
-          series={series}
-          percent
-          height={280}
-        />
-        {measuresGap ? (
-          <CurveChart
-            title="Sim-to-real gap"
-            subtitle="test success, synthetic minus real env"
-            testId="compare-gap"
-            data={byIteration(withGap, "simGap").rows}
-            series={series}
-            percent
-            signed
-            height={280}
-          />
-        ) : null}
-        <CurveChart
-          title="Mean reward"
-          subtitle="of each iteration's rollouts"
-          testId="compare-reward"
-          data={byIteration(runs.data, "meanReward").rows}
-          series={series}
-          height={280}
-        />
-      </div>
+      <CompareTable runs={runs.data} series={series} />
+      <ChartSettingsProvider>
+        <div className={styles.chartBar}>
+          <ChartControls />
+          <CsvDownload runs={runs.data} fileName={`dreamgym-compare-${runs.data.length}-runs-metrics.csv`} />
+        </div>
+        <div className={styles.compareBody}>
+          <CompareCharts runs={runs.data} series={series} />
+          <ConfigDiff runs={runs.data} series={series} />
+        </div>
+      </ChartSettingsProvider>
     </div>
   );
 }

@@ -1,34 +1,27 @@
 "use client";
 
-import {
-  CartesianGrid,
-  Legend,
-  Line,
-  LineChart,
-  ReferenceLine,
-  ResponsiveContainer,
-  Tooltip,
-  XAxis,
-  YAxis,
-} from "recharts";
-import type { CurveRow } from "../curves";
+import { useState } from "react";
+import { useChartSettings } from "../chart/ChartSettings";
+import { chartData } from "../chart/chartData";
+import type { PlotRow } from "../chart/xAxis";
+import type { YScale } from "../chart/yScale";
 import { pct } from "../format";
 import styles from "../runs.module.css";
-import { type DotProps, renderDot } from "./ChartMarkers";
+import { CurvePlot } from "./CurvePlot";
+import type { EndLabel } from "./EndLabels";
 import { SeriesLegend } from "./SeriesLegend";
 import type { Series } from "./series";
-
-export type { CurveRow } from "../curves";
 
 interface Props {
   title: string;
   subtitle?: string;
-  data: CurveRow[];
+  /** The rows already placed on the page's x axis (placeRows). */
+  rows: PlotRow[];
   series: Series[];
   percent?: boolean;
   /** Values may be negative (a difference such as the sim-to-real gap): the axis spans −100%…100%, zero marked. */
   signed?: boolean;
-  /** The x axis reaches the planned last iteration, so a live run's curve grows into it. */
+  /** The x axis reaches this far (the planned last iteration), so a live run's curve grows into it. */
   xMax?: number | null;
   reference?: { y: number; label: string } | null;
   testId: string;
@@ -36,14 +29,18 @@ interface Props {
 }
 
 const fmtPct = (v: number) => `${Math.round(v * 100)}%`;
-const fmtNum = (v: number) =>
-  Math.abs(v) >= 1000 ? `${(v / 1000).toFixed(v >= 10_000 ? 0 : 1)}k` : String(Math.round(v * 1000) / 1000);
+export const fmtNum = (v: number) => {
+  const abs = Math.abs(v);
+  if (abs >= 1000) return `${(v / 1000).toFixed(abs >= 10_000 ? 0 : 1)}k`;
+  if (abs !== 0 && abs < 0.001) return v.toExponential(0);
+  return String(Math.round(v * 1000) / 1000);
+};
 
-/** A per-iteration line chart; sparse series (real-env evaluation every few iterations) are joined across gaps. */
+/** One chart panel: title, its log-scale switch, the lines on the page's x axis, and the legend. */
 export function CurveChart({
   title,
   subtitle,
-  data,
+  rows,
   series,
   percent,
   signed,
@@ -52,88 +49,79 @@ export function CurveChart({
   testId,
   height = 230,
 }: Props) {
-  const points = data.filter((row) =>
-    series.some((s) => row[s.key] !== null && row[s.key] !== undefined),
-  ).length;
-  const fmt = percent ? fmtPct : fmtNum;
-  // The final point's label reads as the run's header does (one decimal for a rate).
-  const finalLabel = percent ? (v: number) => pct(v) : fmtNum;
-  const lastIteration = data.at(-1)?.iteration ?? 0;
-  const isFinal = (key: unknown, iteration: unknown) =>
-    series.some((s) => s.key === key && s.finalAt !== undefined && s.finalAt === iteration);
-  const finalRanks = new Map(
-    series.filter((s) => s.finalAt !== undefined && s.finalAt !== null).map((s, rank) => [s.key, rank]),
-  );
+  const { xMode, smoothing, zoom, setZoom } = useChartSettings();
+  const [scale, setScale] = useState<YScale>("linear");
+  const data = chartData(rows, series, { smoothing, scale, range: zoom, percent, signed });
+  const lastX = rows.at(-1)?.x ?? 0;
+  const xDomain: [number, number] = zoom ? [zoom[0], zoom[1]] : [0, Math.max(xMax ?? 0, lastX, 1)];
+  // A final evaluation reads as the run's header says it (one decimal for a rate).
+  const finalText = (v: number) => `final ${percent ? pct(v) : fmtNum(v)}`;
+  const labels: EndLabel[] = series.flatMap((s) => {
+    const at = s.finalX;
+    const value = rows.find((r) => r.x === at)?.[s.key];
+    if (at === undefined || at === null || typeof value !== "number") return [];
+    return [{ id: s.key, x: at, y: value, text: finalText(value), color: s.color, testId: "final-label" }];
+  });
+  if (reference)
+    labels.push({
+      id: "reference",
+      x: xDomain[1],
+      y: reference.y,
+      text: `${reference.label} ${percent ? pct(reference.y) : fmtNum(reference.y)}`,
+      color: "#667085",
+      testId: "reference-label",
+    });
   const legend = series.length > 1 || series.some((s) => s.finalAt !== undefined && s.finalAt !== null);
   return (
-    <section className={`panel ${styles.chart}`} data-testid={testId} data-points={points}>
-      <h2>
-        {title}
-        {subtitle ? <small>{subtitle}</small> : null}
-      </h2>
-      {points === 0 ? (
+    <section
+      className={`panel ${styles.chart}`}
+      data-testid={testId}
+      data-points={data.points}
+      data-scale={scale}
+      data-smoothed={smoothing > 0 ? "true" : "false"}
+      data-zoom={zoom ? `${zoom[0]}-${zoom[1]}` : undefined}
+    >
+      <div className={styles.chartHead}>
+        <h2>
+          {title}
+          {subtitle ? <small>{subtitle}</small> : null}
+        </h2>
+        <button
+          type="button"
+          className={styles.scaleToggle}
+          aria-pressed={scale === "log"}
+          aria-label={`Log scale: ${title}`}
+          title="logarithmic y axis (values at or below zero are left out)"
+          onClick={() => setScale(scale === "log" ? "linear" : "log")}
+        >
+          log
+        </button>
+      </div>
+      {data.points === 0 || data.yDomain === null ? (
         <div className={styles.chartEmpty} style={{ height }}>
-          No iterations recorded yet
+          {data.points === 0
+            ? "No iterations recorded yet"
+            : scale === "log"
+              ? "Nothing above zero to draw on a log scale"
+              : "Nothing in the zoomed range"}
         </div>
       ) : (
-        <ResponsiveContainer width="100%" height={height}>
-          <LineChart data={data} margin={{ top: 6, right: 16, bottom: 0, left: -8 }}>
-            <CartesianGrid stroke="#eef0f3" vertical={false} />
-            <XAxis
-              dataKey="iteration"
-              type="number"
-              domain={[0, Math.max(xMax ?? 0, lastIteration, 1)]}
-              allowDecimals={false}
-              tick={{ fontSize: 11, fill: "#667085" }}
-              tickLine={false}
-              axisLine={{ stroke: "#e4e7ec" }}
-            />
-            <YAxis
-              domain={signed ? (percent ? [-1, 1] : ["auto", "auto"]) : percent ? [0, 1] : [0, "auto"]}
-              tickFormatter={fmt}
-              tick={{ fontSize: 11, fill: "#667085" }}
-              tickLine={false}
-              axisLine={false}
-              width={52}
-            />
-            <Tooltip
-              formatter={(value, name, item) => [
-                typeof value === "number" ? finalLabel(value) : String(value),
-                isFinal(item.dataKey, (item.payload as CurveRow | undefined)?.iteration)
-                  ? `${String(name)} (final)`
-                  : name,
-              ]}
-              labelFormatter={(it) => `iteration ${it}`}
-              contentStyle={{ fontSize: 12, borderRadius: 8, borderColor: "#e4e7ec" }}
-            />
-            {legend ? <Legend content={() => <SeriesLegend series={series} />} /> : null}
-            {signed ? <ReferenceLine y={0} stroke="#98a2b3" /> : null}
-            {reference ? (
-              <ReferenceLine
-                y={reference.y}
-                stroke="#98a2b3"
-                strokeDasharray="4 4"
-                label={{ value: reference.label, position: "insideTopRight", fontSize: 11, fill: "#667085" }}
-              />
-            ) : null}
-            {series.map((s) => (
-              <Line
-                key={s.key}
-                dataKey={s.key}
-                name={s.label}
-                stroke={s.color}
-                strokeWidth={2}
-                strokeDasharray={s.dash || undefined}
-                dot={(props: DotProps) => renderDot(s, finalRanks.get(s.key) ?? 0, finalLabel, props)}
-                activeDot={{ r: 4 }}
-                connectNulls
-                isAnimationActive={false}
-                type="linear"
-              />
-            ))}
-          </LineChart>
-        </ResponsiveContainer>
+        <CurvePlot
+          data={{ ...data, yDomain: data.yDomain }}
+          series={series}
+          xMode={xMode}
+          xDomain={xDomain}
+          scale={scale}
+          smoothing={smoothing}
+          signed={signed}
+          reference={reference}
+          labels={labels}
+          format={percent ? fmtPct : fmtNum}
+          height={height}
+          onZoom={setZoom}
+        />
       )}
+      {legend ? <SeriesLegend series={series} /> : null}
     </section>
   );
 }

@@ -1,15 +1,25 @@
+import type { PlotRow } from "../chart/xAxis";
+import type { CurveRow } from "../curves";
 import type { RunView } from "../runView";
 import { CurveChart } from "./CurveChart";
 
 /** An imported-domain run's curves: success in the synthetic environment and the other proxies, named so. */
-export function ProxyCharts({ view, xMax }: { view: RunView; xMax: number | null }) {
+export function ProxyCharts({
+  view,
+  place,
+  xMax,
+}: {
+  view: RunView;
+  place: (rows: CurveRow[]) => PlotRow[];
+  xMax: number | null;
+}) {
   return (
     <>
       <CurveChart
         title="Success rate (proxy)"
         subtitle="rollouts · held-out imported tasks, synthetic env: no real environment"
         testId="success-chart"
-        data={view.proxyRows}
+        rows={place(view.proxyRows)}
         xMax={xMax}
         percent
         reference={view.reference}
@@ -26,7 +36,7 @@ export function ProxyCharts({ view, xMax }: { view: RunView; xMax: number | null
         title="Other proxies"
         subtitle={`agreement with held-out successful logs · model confidence${view.hasJudge ? " · LLM judge" : ""}`}
         testId="proxy-chart"
-        data={view.judgedRows}
+        rows={place(view.judgedRows)}
         xMax={xMax}
         percent
         series={[

@@ -11,6 +11,7 @@ import { MetricsTable } from "./MetricsTable";
 import { RunCharts } from "./RunCharts";
 import { RunConfig } from "./RunConfig";
 import { RunHeader } from "./RunHeader";
+import { RunNotes } from "./RunNotes";
 import { RunStats } from "./RunStats";
 
 /** One run: live curves while it is queued or running, its metrics, its config and its error. */
@@ -42,6 +43,7 @@ export function RunDetail({ id }: { id: string }) {
 
       <RunStats run={r} view={view} />
       <TrustPanel runId={r.id} live={r.status === "queued" || r.status === "running"} />
+      <RunNotes key={r.notes ?? ""} run={r} />
       <RunCharts run={r} view={view} />
 
       {view.external ? <LiveSessions runId={r.id} /> : null}

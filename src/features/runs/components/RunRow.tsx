@@ -7,6 +7,7 @@ import styles from "../runs.module.css";
 import type { RunListItem } from "../types";
 import { RunActions } from "./RunActions";
 import { StatusBadge } from "./StatusBadge";
+import { TagChips } from "./TagChips";
 
 interface Props {
   run: RunListItem;
@@ -34,6 +35,7 @@ export function RunRow({ run, selected, highlighted, onToggle }: Props) {
             {run.kind === "external" ? "external trainer · " : ""}
             {methodLabelOf(run.method)} · {run.algorithm.toUpperCase()} · {run.domain}
           </small>
+          <TagChips tags={run.tags} />
         </div>
       </td>
       <td>

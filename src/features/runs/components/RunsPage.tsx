@@ -2,25 +2,39 @@
 
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import { useRouter, useSearchParams } from "next/navigation";
+import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useState } from "react";
 import { Allowed } from "@/features/auth/components/Allowed";
-import { countOf } from "@/features/shared/lib/countOf";
 import { isActiveStatus } from "@/shared/enums";
 import { useTRPC } from "@/trpc/react";
 import styles from "../runs.module.css";
-import { RunRow } from "./RunRow";
+import { applyQuery, filterOptions, queryOf, queryString, type RunsQuery, runsCount } from "../runsQuery";
+import type { RunListItem } from "../types";
+import { RunsFilters } from "./RunsFilters";
+import { RunsTable } from "./RunsTable";
+
+/** Final success as the list shows it: real, or an imported domain's proxy. */
+const finalSuccess = (r: RunListItem) => r.finalRealSuccess ?? r.proxy?.final?.syntheticSuccess ?? null;
 
 export function RunsPage() {
   const trpc = useTRPC();
   const router = useRouter();
-  const launched = useSearchParams().get("launched");
+  const pathname = usePathname();
+  const params = useSearchParams();
+  const launched = params.get("launched");
+  const query = queryOf(params);
   const [selected, setSelected] = useState<string[]>([]);
   const runs = useQuery({
-    ...trpc.runs.list.queryOptions({ limit: 200 }),
+    ...trpc.runs.list.queryOptions({ limit: 500 }),
     // Live while anything is queued or running; slow otherwise.
-    refetchInterval: (query) => (query.state.data?.some((r) => isActiveStatus(r.status)) ? 1_000 : 5_000),
+    refetchInterval: (q) => (q.state.data?.some((r) => isActiveStatus(r.status)) ? 1_000 : 5_000),
   });
+  const all = runs.data?.map((r) => ({ ...r, finalSuccess: finalSuccess(r) }));
+  const shown = all ? applyQuery(all, query) : undefined;
+  const setQuery = (next: RunsQuery) => {
+    const q = queryString(next, new URLSearchParams(params.toString()));
+    router.replace(q ? `${pathname}?${q}` : pathname, { scroll: false });
+  };
   const toggle = (id: string) =>
     setSelected((s) => (s.includes(id) ? s.filter((x) => x !== id) : [...s, id]));
 
@@ -40,54 +54,20 @@ export function RunsPage() {
           Compare selected{selected.length > 0 ? ` (${selected.length})` : ""}
         </button>
         <span className={styles.spacer} />
-        <span className="hint">
-          {runs.data ? countOf(runs.data.length, "run") : ""}
-          {runs.data?.some((r) => isActiveStatus(r.status)) ? " · live" : ""}
+        <span className="hint" data-testid="runs-count">
+          {all && shown ? runsCount(shown.length, all.length) : ""}
+          {all?.some((r) => isActiveStatus(r.status)) ? " · live" : ""}
         </span>
       </div>
+      <RunsFilters query={query} options={filterOptions(all ?? [])} onChange={setQuery} />
       {runs.error ? <div className="error">{runs.error.message}</div> : null}
-      {/* Fits a 1440 px window: the method, algorithm and domain share the name's cell, long names are cut
-          with the whole name (and the id) in their title, and the run's id and config are on its own page. */}
-      <div className={styles.tableFit} data-testid="runs-table-wrap">
-        <table className={`grid ${styles.runsTable}`} aria-label="Runs">
-          <thead>
-            <tr>
-              <th aria-label="Select" />
-              <th>Run</th>
-              <th>Status</th>
-              <th>Progress</th>
-              <th className={styles.num}>Real transitions</th>
-              <th className={styles.num}>Synthetic transitions</th>
-              <th
-                className={styles.num}
-                title="on held-out test tasks in the real environment; for an imported domain, which has none, the synthetic-success proxy (marked so)"
-              >
-                Test success (final)
-              </th>
-              <th>Created</th>
-              <th />
-            </tr>
-          </thead>
-          <tbody>
-            {runs.data?.length === 0 ? (
-              <tr>
-                <td colSpan={9} className={styles.empty}>
-                  No runs yet. Launch one with <Link href="/runs/new">New run</Link>.
-                </td>
-              </tr>
-            ) : null}
-            {runs.data?.map((run) => (
-              <RunRow
-                key={run.id}
-                run={run}
-                selected={selected.includes(run.id)}
-                highlighted={run.id === launched}
-                onToggle={() => toggle(run.id)}
-              />
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <RunsTable
+        runs={shown}
+        filteredOut={(all?.length ?? 0) > 0}
+        selected={selected}
+        launched={launched}
+        onToggle={toggle}
+      />
     </div>
   );
 }

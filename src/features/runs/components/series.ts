@@ -11,4 +11,6 @@ export interface Series {
   shape?: MarkerShape;
   /** The iteration of the series' point that is the run's final evaluation (marked "final"); null: none. */
   finalAt?: number | null;
+  /** Where that point lies on the chart's x axis (its iteration, transitions or time); null: not on this axis. */
+  finalX?: number | null;
 }

@@ -85,6 +85,29 @@ function planOf(run: { kind?: string; config: unknown }) {
 
 const RunId = z.string().min(1).max(100);
 
+/** A run's tags as stored (Json): the strings of an array, anything else none. */
+function tagsOf(stored: unknown): string[] {
+  return Array.isArray(stored) ? stored.filter((t): t is string => typeof t === "string") : [];
+}
+
+/** A run's notes and labels, as its page edits them; tags are trimmed and kept once each, in the order given. */
+const RunNotes = z.object({
+  id: RunId,
+  notes: z.string().max(20_000, "Notes take at most 20,000 characters").optional(),
+  tags: z
+    .array(
+      z
+        .string()
+        .trim()
+        .min(1, "A tag cannot be blank")
+        .max(40, "A tag takes at most 40 characters")
+        .regex(/^[^,\n]+$/, "A tag cannot hold a comma or a line break"),
+    )
+    .max(20, "A run takes at most 20 tags")
+    .transform((tags) => [...new Set(tags)])
+    .optional(),
+});
+
 /**
  * Whether a run's domain is built in, remote or imported, which decides whether its figures are real or proxies;
  * null when no domain has the name any more (a removed remote domain's runs stay).
@@ -117,7 +140,9 @@ export const runsRouter = createTRPCRouter({
           message:
             "the LLM judge needs an OpenAI-compatible endpoint: set OPENAI_BASE_URL (and OPENAI_API_KEY if it asks for one), or turn the judge off",
         });
-      return createRun(ctx.db, input);
+      const run = await createRun(ctx.db, input);
+      await ctx.db.run.update({ where: { id: run.runId }, data: { createdBy: ctx.user.email } });
+      return run;
     }),
 
   list: readProcedure
@@ -150,10 +175,14 @@ export const runsRouter = createTRPCRouter({
           result: true,
           config: true,
           trust: true,
+          notes: true,
+          tags: true,
+          createdBy: true,
         },
       });
       return runs.map(({ config, ...run }) => ({
         ...run,
+        tags: tagsOf(run.tags),
         ...evaluations(run.result),
         ...planOf({ kind: run.kind, config }),
       }));
@@ -167,11 +196,29 @@ export const runsRouter = createTRPCRouter({
     if (!run) throw new TRPCError({ code: "NOT_FOUND", message: `No run with id ${input.id}` });
     return {
       ...run,
+      tags: tagsOf(run.tags),
       ...evaluations(run.result),
       ...planOf(run),
       domainKind: await domainKind(ctx.db, run.domain),
     };
   }),
+
+  /** Sets a run's notes and/or tags (what is not sent stays as it was). */
+  annotate: allowedTo({ run: ["launch"] })
+    .input(RunNotes)
+    .mutation(async ({ ctx, input }) => {
+      const found = await ctx.db.run.findUnique({ where: { id: input.id }, select: { id: true } });
+      if (!found) throw new TRPCError({ code: "NOT_FOUND", message: `No run with id ${input.id}` });
+      const run = await ctx.db.run.update({
+        where: { id: input.id },
+        data: {
+          ...(input.notes !== undefined ? { notes: input.notes.trim() === "" ? null : input.notes } : {}),
+          ...(input.tags !== undefined ? { tags: input.tags } : {}),
+        },
+        select: { id: true, notes: true, tags: true },
+      });
+      return { ...run, tags: tagsOf(run.tags) };
+    }),
 
   /** Several runs' per-iteration curves, in the order asked, for one chart. */
   compare: readProcedure
@@ -201,6 +248,8 @@ export const runsRouter = createTRPCRouter({
           result: true,
           config: true,
           kind: true,
+          createdAt: true,
+          startedAt: true,
           metrics: {
             orderBy: { iteration: "asc" },
             select: {
@@ -211,6 +260,8 @@ export const runsRouter = createTRPCRouter({
               meanReward: true,
               realTransitions: true,
               syntheticTransitions: true,
+              createdAt: true,
+              extra: true,
             },
           },
         },
@@ -221,7 +272,8 @@ export const runsRouter = createTRPCRouter({
       const byId = new Map(runs.map((r) => [r.id, r]));
       return ids.map((id) => {
         const { result, config, ...run } = byId.get(id)!;
-        return { ...run, ...evaluations(result), ...planOf({ kind: run.kind, config }) };
+        // The config goes along for the comparison's config diff.
+        return { ...run, config, ...evaluations(result), ...planOf({ kind: run.kind, config }) };
       });
     }),
 
