@@ -43,8 +43,11 @@ export async function trainJob(runId: string, ctx: JobContext) {
   let deps: BuiltRunDeps | undefined;
   let writer: IterationWriter | undefined;
   try {
+    // Said on the run page while no iteration has finished (setting up can take tens of seconds).
+    ctx.progress(0, "setting up: loading the domain, the offline data and the experience model");
     const built = await runDeps(db, config, { storing: true });
     deps = built;
+    if (!resume) ctx.progress(0, "scoring the untrained policy on the held-out tasks before iteration 1");
     // Iteration i is stored while iteration i+1 computes (iterationWriter.ts).
     const writing = iterationWriter(
       ctx,

@@ -12,6 +12,7 @@ import { RunCharts } from "./RunCharts";
 import { RunConfig } from "./RunConfig";
 import { RunHeader } from "./RunHeader";
 import { RunNotes } from "./RunNotes";
+import { RunStarting } from "./RunStarting";
 import { RunStats } from "./RunStats";
 
 /** One run: live curves while it is queued or running, its metrics, its config and its error. */
@@ -41,6 +42,7 @@ export function RunDetail({ id }: { id: string }) {
         </div>
       ) : null}
 
+      <RunStarting run={r} />
       <RunStats run={r} view={view} />
       <TrustPanel runId={r.id} live={r.status === "queued" || r.status === "running"} />
       <RunNotes key={r.notes ?? ""} run={r} />

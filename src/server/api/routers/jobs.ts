@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { CollectPayload, IndexPayload, TeacherPayload } from "../../queue/payloads";
 import { cancel, enqueue } from "../../queue/queue";
+import { runJobStatus } from "../../queue/runJob";
 import {
   queueUpload,
   UPLOAD_LIMIT_BYTES,
@@ -66,6 +67,11 @@ export const jobsRouter = createTRPCRouter({
       const job = await enqueue(ctx.db, "teacher", input);
       return { jobId: job.id };
     }),
+
+  /** What the job of a starting run is doing (queued behind others, setting up), or null once none is open. */
+  forRun: readProcedure
+    .input(z.object({ runId: z.string().min(1) }))
+    .query(({ ctx, input }) => runJobStatus(ctx.db, input.runId)),
 
   cancel: allowedTo({ job: ["cancel"] })
     .input(z.object({ id: z.string() }))
