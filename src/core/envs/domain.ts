@@ -1,6 +1,19 @@
 import type { Environment, Observation, Policy, Split, Task, TaskOrigin } from "../types";
 
 /**
+ * What a domain declares about its observations for the experience model, where its offline data cannot teach it:
+ * the model learns everything else from the demonstrations (core/experience holds no domain's rules). Plain data
+ * (patterns as regular-expression sources), so that it travels with the model's memory to prediction threads.
+ */
+export interface DomainDeclarations {
+  /**
+   * An upper bound an instruction may set on amounts its pages show: `instruction` finds the bound in an
+   * instruction, `amount` every amount on a page; in each, the number is the first capture group that matched.
+   */
+  amountBound?: { instruction: string; amount: string };
+}
+
+/**
  * A real text environment with everything the rest of DreamGym needs from it: its tasks (train and held-out
  * test splits, stable across versions), a fresh environment per episode, candidate actions for policies that
  * choose among candidates, and the reference policies used for offline data.
@@ -31,6 +44,8 @@ export interface RealDomain {
    * numbered tasks, not the curriculum's variations, which then live in the synthetic environment alone.
    */
   playable?(task: Task): boolean;
+  /** Rules of its observations that its offline data cannot teach the experience model. */
+  readonly declarations?: DomainDeclarations;
 }
 
 /** Identity and lineage of a task built around a goal (a seed task or a curriculum variation). */

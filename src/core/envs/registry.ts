@@ -1,4 +1,4 @@
-import type { RealDomain } from "./domain";
+import type { DomainDeclarations, RealDomain } from "./domain";
 import { household } from "./household";
 import { isRealDomainName, REAL_DOMAIN_NAMES, type RealDomainName } from "./names";
 import { shop } from "./shop";
@@ -9,6 +9,11 @@ export type { RealDomainName } from "./names";
 export const REAL_DOMAINS: Readonly<Record<RealDomainName, RealDomain>> = { shop, household };
 
 export const isRealDomain = isRealDomainName;
+
+/** What a built-in domain declares for the experience model (none for any other domain). */
+export function domainDeclarations(name: string): DomainDeclarations | undefined {
+  return isRealDomain(name) ? REAL_DOMAINS[name].declarations : undefined;
+}
 
 export function getRealDomain(name: string): RealDomain {
   if (!isRealDomain(name)) {

@@ -38,6 +38,17 @@ describe("admissible actions", () => {
     expect(actionTemplate("click[b0072mvu]")).toBe("click[*]");
     expect(actionTemplate("click[buy now]")).toBe("click[buy now]");
     expect(actionTemplate("click[buy now]")).not.toBe(actionTemplate("click[back to search]"));
-    expect(actionTemplate("search[red shoes]")).toBe("search[*]");
+    // Free text where the state admits any argument for the verb, read from the state, not from the verb's name.
+    expect(actionTemplate("search[red shoes]", { text: "", actions: ["search[...]"] })).toBe("search[*]");
+    expect(actionTemplate("find[red shoes]", { text: "", actions: ["find[...]"] })).toBe("find[*]");
+    expect(actionTemplate("search[red shoes]", { text: "", actions: ["click[red shoes]"] })).toBe(
+      "search[red shoes]",
+    );
+  });
+
+  it("reads numbered names as arguments, and the words between them as the verb's pattern", () => {
+    expect(actionTemplate("put mug 2 in/on shelf 1")).toBe("put * in/on *");
+    expect(actionTemplate("assign ticket 12 to agent 3")).toBe("assign * to *");
+    expect(actionTemplate("look")).toBe("look");
   });
 });

@@ -1,3 +1,5 @@
+import type { Observation } from "../types";
+
 /** An entry such as "search[...]": the domain admits any non-empty argument for this verb. */
 const TEMPLATE = /^\s*([^[\]]+?)\s*\[\s*\.\.\.\s*\]\s*$/;
 
@@ -25,25 +27,28 @@ export function normaliseAction(action: string): string {
 
 /**
  * The action's verb pattern: arguments replaced by a placeholder, so that "open cabinet 2" and "open drawer 1",
- * or "click[b01]" and "click[b02]", count as the same kind of action. Buttons with fixed names keep them:
- * "click[buy now]" stays itself (a multi-word or non-code argument is part of the verb).
+ * or "click[b01]" and "click[b02]", count as the same kind of action. Read from the action's own shape, no
+ * domain's words: in "verb[argument]", an argument with a digit (a code, a numbered element) is a placeholder,
+ * as is any argument of a verb that the state admits with any argument ("verb[...]"); a named button ("buy now")
+ * is part of the verb. In words, a numbered name ("apple 1") is an argument and the words between them (the
+ * verb, the prepositions) are the pattern: "take apple 1 from table 1" -> "take * from *".
  */
-export function actionTemplate(action: string): string {
+export function actionTemplate(action: string, state?: Observation): string {
   const a = normaliseAction(action);
-  const bracket = /^([a-z_]+)\[(.*)\]$/.exec(a);
+  const bracket = /^([^\s[\]]+)\[(.*)\]$/.exec(a);
   if (bracket) {
     const [, verb, arg = ""] = bracket;
-    if (verb === "search") return "search[*]";
-    // Item codes and numbered elements are arguments; named buttons ("buy now", "next >") are the action itself.
-    return /\d/.test(arg) ? `${verb}[*]` : a;
+    const free = state?.actions?.some((entry) => TEMPLATE.exec(entry)?.[1]?.trim().toLowerCase() === verb);
+    return free || /\d/.test(arg) ? `${verb}[*]` : a;
   }
   const words = a.split(" ");
-  // "take apple 1 from countertop 1" -> "take * from *": keep the verb and the prepositions.
-  const keep = new Set(["from", "in", "on", "in/on", "with", "to", "at"]);
   const out: string[] = [];
   for (const [i, w] of words.entries()) {
-    if (i === 0 || keep.has(w)) out.push(w);
-    else if (out[out.length - 1] !== "*") out.push("*");
+    const named = i > 0 && /^\d+$/.test(words[i + 1] ?? "");
+    const number = i > 0 && /^\d+$/.test(w) && out[out.length - 1] === "*";
+    if (named || number) {
+      if (out[out.length - 1] !== "*") out.push("*");
+    } else out.push(w);
   }
   return out.join(" ");
 }

@@ -40,8 +40,10 @@ export function demonstrationConfidence(
 
 /** 1 when the same-kind demonstrations all end (or all continue) the episode with one reward; 0 at an even split. */
 export function outcomeAgreement(action: string, demonstrations: readonly Demonstration[]): number {
-  const template = actionTemplate(action);
-  const peers = demonstrations.filter((d) => actionTemplate(d.action) === template);
+  // Of one kind in the demonstration's state, where its page says which verbs take any argument.
+  const peers = demonstrations.filter(
+    (d) => actionTemplate(d.action, d.state) === actionTemplate(action, d.state),
+  );
   if (peers.length === 0) return 0.5; // nothing of this kind: no evidence either way
   const outcomes = new Map<string, number>();
   for (const d of peers) {

@@ -1,4 +1,5 @@
 import type { Observation } from "../types";
+import { segmentsOf } from "./segments";
 
 /**
  * How faithful an experience model is to a real environment, one transition at a time. Pure functions over
@@ -53,10 +54,10 @@ export function exactMatch(predicted: string, real: string): boolean {
   return words(predicted).join(" ") === words(real).join(" ");
 }
 
-/** Page elements: [SEP]-separated fields, lines, or the comma/sentence parts of a room description. */
+/** Page elements: the fields between a page's own marker (segments.ts), lines, sentences and list items. */
 export function elements(text: string): string[] {
-  return text
-    .split(/\s*\[SEP\]\s*|\n|(?<=[.!?])\s+|,\s*(?:and\s+)?/)
+  return segmentsOf(text)
+    .flatMap((segment) => segment.split(/(?<=[.!?])\s+|,\s*(?:and\s+)?/))
     .map((e) =>
       words(e)
         .filter((w) => w !== "a" && w !== "an" && w !== "the" && w !== "and")

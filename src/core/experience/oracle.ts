@@ -10,7 +10,7 @@ export function oracleOn(oracle: Oracle | undefined): oracle is Oracle {
 export function oracleProblem(oracle: Oracle): string | null {
   if (oracle.states !== "matching") return null;
   if (!oracle.actions)
-    return `states "matching" needs actions: a regular expression over the action, e.g. "^click\\[b0"`;
+    return `states "matching" needs actions: a regular expression over the action, e.g. "^open " for the actions that start with "open "`;
   try {
     new RegExp(oracle.actions, "i");
     return null;

@@ -8,7 +8,7 @@
  */
 import type { RealDomain } from "@/core/envs/domain";
 import { type ImportedDomain, NotTrainableError } from "@/core/envs/imported/importedDomain";
-import { getRealDomain, isRealDomain } from "@/core/envs/registry";
+import { domainDeclarations, getRealDomain, isRealDomain } from "@/core/envs/registry";
 import { isImportedDomain } from "@/core/envs/trainingDomain";
 import { OfflineMemory } from "@/core/experience/retrieval/offlineMemory";
 import { SyntheticEnvironment } from "@/core/experience/synthetic";
@@ -135,7 +135,7 @@ export class EnvFactory {
           ? embeddedExperienceModel(
               settings,
               this.threads,
-              OfflineMemory.fromTransitions(buffer.transitions()),
+              OfflineMemory.fromTransitions(buffer.transitions(), domainDeclarations(domain)),
             )
           : createExperienceModel(appConfig(), settings, backend);
       this.models.set(key, model);

@@ -2,7 +2,7 @@ import { embeddedTaskGenerator } from "@/core/curriculum/embedded";
 import type { TaskGenerator } from "@/core/curriculum/generator";
 import { importedTaskGenerator } from "@/core/curriculum/importedVariations";
 import { OpenAITaskGenerator } from "@/core/curriculum/openaiGenerator";
-import { getRealDomain, isRealDomain, type RealDomainName } from "@/core/envs/registry";
+import { domainDeclarations, getRealDomain, isRealDomain, type RealDomainName } from "@/core/envs/registry";
 import { isImportedDomain, type TrainingDomain } from "@/core/envs/trainingDomain";
 import { oracleOn } from "@/core/experience/oracle";
 import { OfflineMemory } from "@/core/experience/retrieval/offlineMemory";
@@ -95,7 +95,7 @@ export async function runDeps(
     const settings = experienceSettings(config);
     if (config.backends.experience === "embedded") {
       // The embedded model's counterpart of being trained on the offline trajectories.
-      const memory = OfflineMemory.fromTransitions(buffer.transitions());
+      const memory = OfflineMemory.fromTransitions(buffer.transitions(), domainDeclarations(config.domain));
       // A storing run's writer thread takes the second core: a prediction thread beside it slows the job
       // (rollouts bench, 2 cores: 592 stored transitions/s without one, 479 with).
       const threads = appConfig().worker.threads ?? (options.storing ? 0 : defaultThreads());

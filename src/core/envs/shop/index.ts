@@ -66,4 +66,11 @@ export const shop: RealDomain = {
   expert: expertPolicy,
   random: randomPolicy,
   noisy: noisyPolicy,
+  declarations: {
+    // "price lower than 40.00 dollars" (also "under $25", "less than 100") bounds the "$32.99" of a page.
+    amountBound: {
+      instruction: String.raw`\b(?:lower|less|cheaper)\s+than\s+\$?(\d+(?:\.\d+)?)|\b(?:under|below)\s+\$?(\d+(?:\.\d+)?)`,
+      amount: String.raw`\$\s?(\d[\d,]*(?:\.\d+)?)`,
+    },
+  },
 };

@@ -1,5 +1,21 @@
 import { describe, expect, it } from "vitest";
-import { goalEvidence, pageChoices } from "./evidence";
+import { shop } from "../../envs/shop";
+import {
+  compileAmountBound,
+  goalEvidence as evidenceWithout,
+  type OptionVocabulary,
+  pageChoices,
+} from "./evidence";
+
+/** The shop declares its price bound beside its environment (core/envs); the model reads it from there. */
+const bound = compileAmountBound(shop.declarations!.amountBound!);
+const goalEvidence = (
+  instruction: string,
+  page: Parameters<typeof evidenceWithout>[1],
+  action: string,
+  check = true,
+  vocabulary?: OptionVocabulary,
+) => evidenceWithout(instruction, page, action, check, vocabulary, bound);
 
 const instruction =
   "i need built in microphone kinetek bluetooth speaker in black color, and price lower than 140.00 dollars";
@@ -53,7 +69,7 @@ describe("goalEvidence", () => {
 
   it("breaks one for an asked option on offer and not chosen, and for a price above the bound", () => {
     const e = goalEvidence(instruction, itemPage("", "$149.00"), "click[buy now]");
-    expect(e.broken).toEqual(["price above 140", "color: not chosen"]);
+    expect(e.broken).toEqual(["above the bound 140", "color: not chosen"]);
     expect(e.score).toBeCloseTo((6 - 2) / 8);
   });
 
@@ -95,7 +111,7 @@ describe("goalEvidence", () => {
     const navyPage = { ...blank, text: blank.text.replace(instruction, navy) };
     const e = goalEvidence(navy, navyPage, "click[buy now]", true, vocabulary);
     // Navy is a color, and this page's colors are black and camo: the purchase cannot be what was asked.
-    expect(e.broken).toEqual(["color: navy not offered"]);
+    expect(e.broken).toEqual(["color: navy not among the choices"]);
     // Without the vocabulary nothing tells navy from any other word of the instruction.
     expect(goalEvidence(navy, navyPage, "click[buy now]").broken).toEqual([]);
     // Nor without reasoning.

@@ -1,6 +1,7 @@
 import { LRUCache } from "lru-cache";
 import type { Observation } from "../../types";
 import { contentWords } from "../../util/words";
+import { segmentsOf } from "../segments";
 
 /**
  * How much of the task instruction a situation already satisfies: the share of the instruction's requirements
@@ -9,16 +10,31 @@ import { contentWords } from "../../util/words";
  * demonstrations with similar evidence are the best guide to the reward of the current step. It reads only what
  * an LLM experience model reads: the instruction, the state and the action.
  */
-const SEGMENT = /\s*\[SEP\]\s*|\n/i;
 const ARGUMENT = /^[a-z_]+\[(.*)\]$/i;
-/** "price lower than 40.00 dollars", "under $25", "less than 100": an upper bound on what is bought. */
-const UPPER_BOUND =
-  /\b(?:lower|less|cheaper)\s+than\s+\$?(\d+(?:\.\d+)?)|\b(?:under|below)\s+\$?(\d+(?:\.\d+)?)/;
-const PRICE = /\$\s?(\d[\d,]*(?:\.\d+)?)/g;
 
 /**
- * The choices a page offers: a segment followed by buttons is the name of a group of options ("color [SEP] red
- * [SEP] camo"). Pages without such runs (prose states, result lists of ids) offer none that matter.
+ * An upper bound an instruction may set on amounts its pages show, as its domain declares it (core/envs
+ * `DomainDeclarations`): no demonstration says which words of an instruction bound which numbers of a page.
+ * Compiled once per declaration.
+ */
+export interface AmountBound {
+  /** Finds the bound in an instruction: the number is the first capture group that matched. */
+  instruction: RegExp;
+  /** Finds every amount on a page (global): the number is the first capture group that matched. */
+  amount: RegExp;
+}
+
+export function compileAmountBound(declared: { instruction: string; amount: string }): AmountBound {
+  return { instruction: new RegExp(declared.instruction, "i"), amount: new RegExp(declared.amount, "gi") };
+}
+
+function firstGroup(match: RegExpExecArray | RegExpMatchArray): string | undefined {
+  return match.slice(1).find((g) => g !== undefined);
+}
+
+/**
+ * The choices a page offers: a segment followed by buttons is the name of a group of options ("color", then the
+ * buttons "red" and "camo"). Pages without such runs (prose states, result lists of ids) offer none that matter.
  */
 export function choiceGroups(
   segments: string[],
@@ -49,12 +65,10 @@ function buttonLabels(page: Observation): Set<string> {
   return new Set((page.actions ?? []).map((a) => (ARGUMENT.exec(a)?.[1] ?? a).trim().toLowerCase()));
 }
 
-/** A page's text in its segments ("[SEP]"- or line-separated), lower-cased, empty ones dropped. */
+/** A page's text in its segments (at its own marker and at line ends), lower-cased, empty ones dropped. */
 function pageSegments(page: Observation): string[] {
-  return page.text
-    .toLowerCase()
-    .split(SEGMENT)
-    .map((s) => s.trim())
+  return segmentsOf(page.text)
+    .map((s) => s.trim().toLowerCase())
     .filter((s) => s !== "");
 }
 
@@ -115,6 +129,7 @@ export function goalEvidence(
   action: string,
   check = true,
   vocabulary?: OptionVocabulary,
+  bound?: AmountBound,
 ): GoalEvidence {
   const goal = instruction.toLowerCase();
   const buttons = buttonLabels(state);
@@ -123,29 +138,31 @@ export function goalEvidence(
   const kept = segments.filter((s) => !buttons.has(s)).map((s) => s.replaceAll(echo, " "));
   const situation = `${kept.join("\n")}\n${action.toLowerCase()}`;
 
-  const bound = check ? UPPER_BOUND.exec(goal) : null;
-  const limit = bound ? Number(bound[1] ?? bound[2]) : undefined;
+  const found = check && bound ? bound.instruction.exec(goal) : null;
+  const limit = found ? Number(firstGroup(found)?.replaceAll(",", "")) : undefined;
   // The bound's number is checked against the prices in view, not looked for as a word.
   const words = contentWords(instruction).filter((w) => limit === undefined || Number(w) !== limit);
   const seen = new Set(contentWords(situation));
   let met = words.filter((w) => seen.has(w)).length;
   const broken: string[] = [];
   if (limit !== undefined) {
-    const prices = [...kept.join("\n").matchAll(PRICE)].map((m) => Number(m[1]!.replaceAll(",", "")));
-    if (prices.length > 0 && Math.max(...prices) < limit) met++;
-    else if (prices.length > 0 && Math.min(...prices) >= limit) broken.push(`price above ${limit}`);
+    const amounts = [...kept.join("\n").matchAll(bound!.amount)].map((m) =>
+      Number(firstGroup(m)?.replaceAll(",", "")),
+    );
+    if (amounts.length > 0 && Math.max(...amounts) < limit) met++;
+    else if (amounts.length > 0 && Math.min(...amounts) >= limit) broken.push(`above the bound ${limit}`);
   }
   const groups = check ? choiceGroups(segments, buttons) : [];
   // What the instruction asks of the options on offer, and its wording without the price bound (whose number is
   // no size).
   const offeredAsked = groups.flatMap((g) => g.options.filter((o) => mentions(goal, o)));
-  const wanted = bound ? goal.replace(bound[0], " ") : goal;
+  const wanted = found ? goal.replace(found[0], " ") : goal;
   for (const group of groups) {
     const asked = group.options.filter((o) => mentions(goal, o));
     if (asked.length === 0) {
       const unoffered = vocabulary && unofferedValue(group, wanted, offeredAsked, kept, vocabulary);
       if (unoffered) {
-        broken.push(`${group.name}: ${unoffered} not offered`);
+        broken.push(`${group.name}: ${unoffered} not among the choices`);
         continue;
       }
     }

@@ -1,8 +1,10 @@
 import MiniSearch from "minisearch";
+import type { DomainDeclarations } from "../../envs/domain";
 import { type Observation, REAL_ENV_SOURCES, type Transition } from "../../types";
 import { contentWords, searchTokens } from "../../util/words";
 import { normaliseAction } from "../admissible";
-import { pageChoices } from "./evidence";
+import { elementsOf, joinLike } from "../segments";
+import { type AmountBound, compileAmountBound, pageChoices } from "./evidence";
 
 /**
  * What the experience model learns from the offline demonstrations before it simulates anything: the paper
@@ -18,7 +20,6 @@ import { pageChoices } from "./evidence";
  * Built from offline transitions only, in their order, so the same data always gives the same memory.
  */
 
-const SEGMENT = /\s*\[SEP\]\s*/;
 const ARGUMENT = /^\s*[a-z_]+\s*\[(.*)\]\s*$/i;
 /** A listing has at least this many entries of the same shape; fewer is a page with a few buttons. */
 const MIN_RECORDS = 3;
@@ -35,6 +36,8 @@ export interface ListingRecord {
 
 /** A page split into the part before its listing, the listing, and the part after. */
 export interface Listing {
+  /** The page it was read from: a rendered listing joins its elements as that page did. */
+  page: string;
   head: string[];
   records: ListingRecord[];
   tail: string[];
@@ -57,7 +60,7 @@ function clickable(page: Observation): Set<string> {
 export function parseListing(page: Observation): Listing | undefined {
   const targets = clickable(page);
   if (targets.size < MIN_RECORDS) return undefined;
-  const parts = page.text.split(SEGMENT);
+  const parts = elementsOf(page.text);
   const starts = parts.flatMap((p, i) => (targets.has(p.trim().toLowerCase()) ? [i] : []));
   // Plain elements after each clickable one, up to the next clickable one or the end of the page.
   const gaps = starts.map((at, i) => (starts[i + 1] ?? parts.length) - at - 1);
@@ -79,13 +82,15 @@ export function parseListing(page: Observation): Listing | undefined {
   });
   const from = starts[best.first]!;
   const to = starts[best.first + best.count - 1]! + 1 + best.width;
-  return { head: parts.slice(0, from), records, tail: parts.slice(to) };
+  return { page: page.text, head: parts.slice(0, from), records, tail: parts.slice(to) };
 }
 
 export function renderListing(listing: Listing): string {
-  return [...listing.head, ...listing.records.flatMap((r) => [r.key, ...r.fields]), ...listing.tail].join(
-    " [SEP] ",
-  );
+  return joinLike(listing.page, [
+    ...listing.head,
+    ...listing.records.flatMap((r) => [r.key, ...r.fields]),
+    ...listing.tail,
+  ]);
 }
 
 interface RememberedPage {
@@ -101,6 +106,21 @@ export interface OfflineMemoryData {
   pages: [action: string, page: RememberedPage][];
   gradedOutcomes: boolean;
   choices: [group: string, values: string[]][];
+  /** How many real episodes ended with a graded reward of each smallest denominator (2/3: 3, 0.8: 5). */
+  grades: [denominator: number, episodes: number][];
+  declarations?: DomainDeclarations;
+}
+
+/** Graded rewards are read as fractions with denominators up to this (a goal of more parts is not told apart). */
+const MAX_DENOMINATOR = 20;
+/** A denominator counts once this many real episodes ended with it: one odd reward says nothing of the grading. */
+const MIN_GRADED = 2;
+
+/** The smallest denominator of a reward strictly between 0 and 1 read as a fraction, if it is one. */
+function denominatorOf(reward: number): number | undefined {
+  for (let n = 2; n <= MAX_DENOMINATOR; n++)
+    if (Math.abs(reward * n - Math.round(reward * n)) < 0.01) return n;
+  return undefined;
 }
 
 export class OfflineMemory {
@@ -111,9 +131,19 @@ export class OfflineMemory {
   private readonly returns = new Map<string, { times: number; returned: number }>();
   private graded = false;
   private readonly choices = new Map<string, Set<string>>();
+  private readonly grades = new Map<number, number>();
+  /** What the domain declares beside its environment (core/envs `DomainDeclarations`), compiled. */
+  readonly amountBound: AmountBound | undefined;
 
-  static fromTransitions(transitions: Iterable<Transition>): OfflineMemory {
-    const memory = new OfflineMemory();
+  constructor(readonly declarations: DomainDeclarations = {}) {
+    this.amountBound = declarations.amountBound && compileAmountBound(declarations.amountBound);
+  }
+
+  static fromTransitions(
+    transitions: Iterable<Transition>,
+    declarations?: DomainDeclarations,
+  ): OfflineMemory {
+    const memory = new OfflineMemory(declarations);
     memory.learn(transitions);
     return memory;
   }
@@ -134,7 +164,11 @@ export class OfflineMemory {
       else earlier = new Set();
       previous = t;
       if (!realSources.includes(t.source) || !t.valid) continue;
-      if (t.done && t.reward > 0 && t.reward < 1) this.graded = true;
+      if (t.done && t.reward > 0 && t.reward < 1) {
+        this.graded = true;
+        const n = denominatorOf(t.reward);
+        if (n !== undefined) this.grades.set(n, (this.grades.get(n) ?? 0) + 1);
+      }
       for (const page of [t.state, t.next])
         for (const g of pageChoices(page)) this.addChoices(g.name, g.options);
       if (earlier.size > 0 && t.next.text !== t.state.text)
@@ -152,7 +186,8 @@ export class OfflineMemory {
   }
 
   static fromData(data: OfflineMemoryData): OfflineMemory {
-    const memory = new OfflineMemory();
+    const memory = new OfflineMemory(data.declarations);
+    for (const [n, episodes] of data.grades) memory.grades.set(n, episodes);
     for (const r of data.records) memory.addRecord(r);
     for (const [action, page] of data.pages) memory.pages.set(action, page);
     for (const [action, counts] of data.returns) memory.returns.set(action, counts);
@@ -168,7 +203,23 @@ export class OfflineMemory {
       pages: [...this.pages],
       gradedOutcomes: this.graded,
       choices: [...this.choices].map(([group, values]) => [group, [...values]]),
+      grades: [...this.grades],
+      declarations: this.declarations,
     };
+  }
+
+  /**
+   * What each requirement a step shows broken costs its outcome reward, learnt from how the real episodes' rewards
+   * were graded: a graded reward is the share of its goal's parts met, so the finest step its values take (1/5
+   * where rewards of 0.2, 0.6 and 0.8 were seen, from MIN_GRADED episodes each) is what one part is worth.
+   * Undefined where no real episode ended with a graded reward: the demonstrations do not say.
+   */
+  brokenCost(): number | undefined {
+    const finest = Math.max(
+      0,
+      ...[...this.grades].filter(([, episodes]) => episodes >= MIN_GRADED).map(([n]) => n),
+    );
+    return finest > 0 ? 1 / finest : undefined;
   }
 
   /** The values a group of options took on the demonstrations' pages ("color": black, navy, …). */

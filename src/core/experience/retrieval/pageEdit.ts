@@ -1,5 +1,6 @@
 import { diff } from "fast-myers-diff";
 import type { Observation } from "../../types";
+import { elementsOf, joinLike, separatorOf } from "../segments";
 import { choiceGroups } from "./evidence";
 
 /**
@@ -9,7 +10,6 @@ import { choiceGroups } from "./evidence";
  * at the level of page elements, and is re-applied next to the same neighbouring element here.
  */
 
-const SEGMENT = /\s*\[SEP\]\s*/;
 /** Share of words that must survive the action for it to count as an edit of the page, not a new page. */
 const IN_PLACE = 0.8;
 
@@ -38,7 +38,7 @@ function closest(parts: string[], segment: string): number {
 }
 
 export function editsInPlace(before: Observation, after: Observation): boolean {
-  if (!before.text.includes("[SEP]") || before.text === after.text) return false;
+  if (separatorOf(before.text) === undefined || before.text === after.text) return false;
   const a = wordSet(before.text);
   const b = wordSet(after.text);
   let shared = 0;
@@ -56,9 +56,9 @@ export function transferEdit(
   current: string,
   rewrite: (segment: string) => string,
 ): string | undefined {
-  const from = before.split(SEGMENT);
-  const to = after.split(SEGMENT);
-  const out = current.split(SEGMENT);
+  const from = elementsOf(before);
+  const to = elementsOf(after);
+  const out = elementsOf(current);
   // Each change replaces from[sx, ex) by to[sy, ey).
   for (const [sx, ex, sy, ey] of diff(from, to)) {
     // A removed element goes here too: the same one, or the one most like it (a replaced selection).
@@ -74,7 +74,7 @@ export function transferEdit(
     else if (right >= 0) out.splice(right, 0, ...inserted);
     else return undefined;
   }
-  return out.join(" [SEP] ");
+  return joinLike(current, out);
 }
 
 const ARGUMENT = /^\s*[a-z_]+\s*\[(.*)\]\s*$/i;
@@ -84,7 +84,7 @@ function choiceOf(page: Observation, action: string): { group: string; value: st
   const value = ARGUMENT.exec(action)?.[1]?.trim().toLowerCase();
   if (!value) return undefined;
   const buttons = new Set((page.actions ?? []).map((a) => (ARGUMENT.exec(a)?.[1] ?? a).trim().toLowerCase()));
-  const segments = page.text.split(SEGMENT).map((s) => s.trim().toLowerCase());
+  const segments = elementsOf(page.text).map((s) => s.trim().toLowerCase());
   // A group is named, not labelled: "Rating: 4.1" followed by the page's buttons is no group of options.
   const group = choiceGroups(segments, buttons).find(
     (g) => !g.name.includes(":") && g.options.includes(value),
@@ -109,8 +109,8 @@ export function choiceEdit(
   const ours = choiceOf(current, action);
   const theirs = choiceOf(example.state, example.action);
   if (!ours || !theirs) return undefined;
-  const before = new Set(example.state.text.split(SEGMENT));
-  const after = example.next.text.split(SEGMENT);
+  const before = new Set(elementsOf(example.state.text));
+  const after = elementsOf(example.next.text);
   const at = after.findIndex(
     (s) => !before.has(s) && s.toLowerCase().includes(`${theirs.group}: ${theirs.value}`),
   );
@@ -119,7 +119,7 @@ export function choiceEdit(
   // "Selected: color: black; size: large" is labelled "Selected:"; a bare "size: large" is not.
   const colon = record.indexOf(":");
   const label = record.toLowerCase().startsWith(`${theirs.group}:`) ? "" : record.slice(0, colon + 1);
-  const parts = current.text.split(SEGMENT);
+  const parts = elementsOf(current.text);
   const existing = label ? parts.findIndex((s) => s.startsWith(label)) : -1;
   const choices = new Map<string, string>();
   for (const item of existing >= 0 ? parts[existing]!.slice(label.length).split(";") : []) {
@@ -130,12 +130,12 @@ export function choiceEdit(
   const rendered = `${label ? `${label} ` : ""}${[...choices].map(([g, v]) => `${g}: ${v}`).join("; ")}`;
   if (existing >= 0) {
     parts[existing] = rendered;
-    return parts.join(" [SEP] ");
+    return joinLike(current.text, parts);
   }
   const right = at + 1 < after.length ? parts.indexOf(after[at + 1]!) : -1;
   const left = at > 0 ? parts.indexOf(after[at - 1]!) : -1;
   if (right >= 0) parts.splice(right, 0, rendered);
   else if (left >= 0) parts.splice(left + 1, 0, rendered);
   else return undefined;
-  return parts.join(" [SEP] ");
+  return joinLike(current.text, parts);
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { shop } from "../../envs/shop";
 import type { Demonstration } from "../../replay/buffer";
 import type { Task } from "../../types";
 import { OfflineMemory } from "./offlineMemory";
@@ -367,26 +368,32 @@ describe("retrieval experience model, outcome of a purchase", () => {
       text: "Instruction: [SEP] x [SEP] Back to Search [SEP] < Prev [SEP] color [SEP] navy [SEP] black [SEP] Buy Now",
       actions: ["click[back to search]", "click[< prev]", "click[navy]", "click[black]", "click[buy now]"],
     };
-    const memory = OfflineMemory.fromTransitions([
-      {
-        ...demonstrations[0]!,
-        id: "seen",
-        state: navyPage,
-        action: "click[navy]",
-        next: navyPage,
-        done: false,
-      },
-    ]);
+    const memory = OfflineMemory.fromTransitions(
+      [
+        {
+          ...demonstrations[0]!,
+          id: "seen",
+          state: navyPage,
+          action: "click[navy]",
+          next: navyPage,
+          done: false,
+        },
+      ],
+      shop.declarations,
+    );
     const informed = await new RetrievalExperienceModel({ reasoning: true }, memory).predict(input);
     expect(naive).toMatchObject({ done: true, success: true });
     expect(informed).toMatchObject({ done: true, success: false });
-    expect(informed.reasoning).toContain("color: navy not offered");
+    expect(informed.reasoning).toContain("color: navy not among the choices");
     expect(informed.reward).toBeLessThan(naive.reward - 0.1);
   });
 
   it("checks the price bound only with reasoning: without it, a purchase above the bound passes like the experts'", async () => {
     const above = (reasoning: boolean) =>
-      new RetrievalExperienceModel({ reasoning }).predict({
+      new RetrievalExperienceModel(
+        { reasoning },
+        OfflineMemory.fromTransitions([], shop.declarations),
+      ).predict({
         task: shopTask,
         history: [],
         state: page(asked("black"), "Kinetek Edge Bluetooth Speaker, Built In Microphone", "black", "$95.00"),

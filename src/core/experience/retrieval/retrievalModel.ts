@@ -42,14 +42,6 @@ const EVIDENCE_BANDWIDTH = 0.05;
 const SUCCESS_EVIDENCE_SLACK = 0.3;
 /** The weight of a demonstration that broke a requirement for a step that breaks none, or the other way round. */
 const UNALIKE_WEIGHT = 0.02;
-/**
- * The share of an outcome reward that each requirement broken here and not in a demonstration costs: outcome
- * rewards count the goal's requirements (its attributes, options and price: about six in a WebShop instruction),
- * and a demonstration that met them all says nothing of what one missed is worth. Without it a purchase that
- * skipped an asked option, among demonstrations that all chose theirs, inherited their reward (the kernel weights
- * normalise away), and was rewarded 0.92–0.99.
- */
-const BROKEN_COST = 1 / 6;
 
 /** What the offline memory adds to the analogue's prediction. */
 interface Recall {
@@ -209,7 +201,8 @@ function ofOneKind(a: Observation, b: Observation): boolean {
 }
 
 function templateSet(actions: readonly string[]): Set<string> {
-  return new Set(actions.map(actionTemplate));
+  const page = { text: "", actions: [...actions] };
+  return new Set(actions.map((a) => actionTemplate(a, page)));
 }
 
 function withoutEcho(text: string, instruction: string): string {
@@ -315,6 +308,7 @@ export class RetrievalExperienceModel implements ExperienceModel {
       demo.action,
       this.settings.reasoning,
       this.vocabulary,
+      this.memory?.amountBound,
     );
     this.evidence.set(demo.id, { of: demo, evidence });
     return evidence;
@@ -521,7 +515,7 @@ export class RetrievalExperienceModel implements ExperienceModel {
       });
     }
 
-    const template = actionTemplate(input.action);
+    const template = actionTemplate(input.action, input.state);
     const wanted = normaliseAction(input.action);
     // The agent's own earlier steps with the same action are evidence too (history is what makes that possible),
     // when taken on a page of the same kind: "< Prev" from an item page and from its description go to different
@@ -549,7 +543,7 @@ export class RetrievalExperienceModel implements ExperienceModel {
       .map(({ demo, historyStep }, index): Candidate => {
         const mapping = this.mapping(demo, input);
         const { analogy: a, exact } = mapping;
-        const sameTemplate = actionTemplate(demo.action) === template;
+        const sameTemplate = actionTemplate(demo.action, demo.state) === template;
         const score =
           (exact ? WEIGHTS.exact : 0) +
           (sameTemplate ? WEIGHTS.sameTemplate : 0) +
@@ -600,6 +594,7 @@ export class RetrievalExperienceModel implements ExperienceModel {
       (demo) => this.demoEvidence(demo),
       this.memory?.gradedOutcomes ?? false,
       this.vocabulary,
+      this.memory,
     );
     const recall = this.recall(input, chosen);
     const confidence = confidenceOf(input, chosen, best, outcome, recall?.known === true);
@@ -730,6 +725,7 @@ function estimateOutcome(
   demoEvidence: (demo: Demonstration) => GoalEvidence,
   gradedOutcomes: boolean,
   vocabulary: OptionVocabulary | undefined,
+  memory: OfflineMemory | undefined,
 ): Outcome {
   if (chosen.exact) {
     return {
@@ -748,8 +744,21 @@ function estimateOutcome(
   const doneShare = pool.reduce((s, c) => s + weight(c) * (c.demo.done ? 1 : 0), 0) / totalWeight;
   const done = doneShare >= 0.5;
   const ending = pool.filter((c) => c.demo.done === done);
-  const here = goalEvidence(input.task.instruction, input.state, input.action, reasoning, vocabulary);
+  const here = goalEvidence(
+    input.task.instruction,
+    input.state,
+    input.action,
+    reasoning,
+    vocabulary,
+    memory?.amountBound,
+  );
   const evidence = here.score;
+  // The share of an outcome reward that each requirement broken here and not in a demonstration costs: a
+  // demonstration that met them all says nothing of what one missed is worth, so it is learnt from the real
+  // episodes' endings (OfflineMemory.brokenCost); without them, each requirement of this instruction is an equal
+  // share. Without it a purchase that skipped an asked option, among demonstrations that all chose theirs,
+  // inherited their reward (the kernel weights normalise away).
+  const brokenCost = memory?.brokenCost() ?? 1 / Math.max(1, here.requirements);
   let reward = 0;
   let successShare = 0;
   let explanation: string;
@@ -775,7 +784,7 @@ function estimateOutcome(
       // this, kernel weights normalise away and a half-right purchase inherits the experts' 1).
       const scale = e > evidence && e > 0 ? evidence / e : 1;
       const excess = Math.max(0, here.broken.length - theirs.broken.length);
-      num += k * c.demo.reward * scale * Math.max(0, 1 - BROKEN_COST * excess);
+      num += k * c.demo.reward * scale * Math.max(0, 1 - brokenCost * excess);
       den += k;
       // A success that needed clearly more of its goal in view than this situation shows is no evidence of one here.
       // Nor is a success with fewer requirements broken than here.

@@ -50,8 +50,10 @@ export class RetrievalTeacher implements Teacher {
       if (added.length) parts.push(`It brings up ${list(added)}.`);
       if (removed.length) parts.push(`It removes ${list(removed)} from view.`);
     }
-    const template = actionTemplate(input.action);
-    const precedent = input.demonstrations.findIndex((d) => actionTemplate(d.action) === template && d.valid);
+    const template = actionTemplate(input.action, input.state);
+    const precedent = input.demonstrations.findIndex(
+      (d) => actionTemplate(d.action, d.state) === template && d.valid,
+    );
     if (precedent >= 0) {
       const d = input.demonstrations[precedent]!;
       parts.push(
