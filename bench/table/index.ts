@@ -171,7 +171,9 @@ function runOne(job: Job, dataDir: string, configDir: string): Promise<RunOutcom
       const last = stdout.trim().split("\n").at(-1) ?? "";
       try {
         if (code !== 0) throw new Error(`exit ${code}`);
-        const r = JSON.parse(last) as Record<string, number> & { finalProxy?: Record<string, number> };
+        const r = JSON.parse(last) as Record<string, number> & {
+          finalProxy?: Record<string, number> & { trust?: { trustworthy: boolean; reasons: string[] } };
+        };
         // An imported-domain row: its real success is the one ground-truth check; its proxies go beside it.
         const proxy = r.finalProxy;
         resolve({
@@ -187,6 +189,7 @@ function runOne(job: Job, dataDir: string, configDir: string): Promise<RunOutcom
                   syntheticSuccess: proxy.syntheticSuccess as number,
                   confidence: proxy.confidence ?? null,
                   actionAgreement: proxy.actionAgreement ?? null,
+                  ...(proxy.trust ? { trust: proxy.trust } : {}),
                 },
               }
             : {

@@ -17,7 +17,13 @@ export interface RunOutcome {
   syntheticTransitions?: number;
   seconds?: number;
   /** An imported-domain row: the proxies it was evaluated by (its finalSuccess is the one real check). */
-  proxy?: { syntheticSuccess: number; confidence: number | null; actionAgreement: number | null };
+  proxy?: {
+    syntheticSuccess: number;
+    confidence: number | null;
+    actionAgreement: number | null;
+    /** The final evaluation's verdict on the proxies from the held-out logs (core/trust), when it had one. */
+    trust?: { trustworthy: boolean; reasons: string[] };
+  };
   error?: string;
 }
 
@@ -45,7 +51,15 @@ export interface RowSummary {
   seconds: number | null;
   paper: number | null;
   /** Imported-domain rows: their proxies (synthetic success and agreement in %, confidence 0–1), mean and std. */
-  proxies: { syntheticSuccess: MeanStd; confidence: MeanStd; actionAgreement: MeanStd } | null;
+  proxies: {
+    syntheticSuccess: MeanStd;
+    confidence: MeanStd;
+    actionAgreement: MeanStd;
+    /** Seeds whose verdict found the proxies untrustworthy, of those with a verdict, and their reasons (once each). */
+    untrustworthy: number;
+    judged: number;
+    reasons: string[];
+  } | null;
 }
 
 interface MeanStd {
@@ -104,6 +118,7 @@ export function summarise(domain: Domain, rows: TableRow[], outcomes: RunOutcome
               actionAgreement: meanStd(
                 pick((o) => (o.proxy?.actionAgreement == null ? undefined : o.proxy.actionAgreement * 100)),
               ),
+              ...trustOf(ok),
             }
           : null,
       };
@@ -125,6 +140,22 @@ function withNoise(s: RowSummary, all: RowSummary[]): RowSummary {
         )
       : null;
   return { ...s, successCi95, vsReal: vsReal ? { ...vsReal, reference: reference!.label } : null };
+}
+
+/** The seeds' trust verdicts on their proxies: how many found them untrustworthy, and why. */
+function trustOf(outcomes: RunOutcome[]) {
+  const verdicts = outcomes.flatMap((o) => (o.proxy?.trust ? [o.proxy.trust] : []));
+  const failed = verdicts.filter((v) => !v.trustworthy);
+  return {
+    untrustworthy: failed.length,
+    judged: verdicts.length,
+    reasons: [...new Set(failed.flatMap((v) => v.reasons))],
+  };
+}
+
+/** A proxy row's synthetic success cell, marked when the held-out logs found the proxies untrustworthy. */
+function trustMark(p: { untrustworthy: number; judged: number }): string {
+  return p.untrustworthy > 0 ? ` ⚠ untrustworthy (${p.untrustworthy}/${p.judged} seeds)` : "";
 }
 
 const fmt = (x: number | null, digits = 1) => (x === null ? "—" : x.toFixed(digits));
@@ -209,7 +240,9 @@ export function markdown(
         "The imported-only rows never touch the real environment while training: they are evaluated by proxies, " +
           "shown here beside the one real check of the final policy (the success column above). Synthetic success " +
           "is on the held-out imported tasks; agreement is how often the policy's likeliest action is the one the " +
-          "held-out successful logs took; confidence is the experience model's, over the evaluation rollouts.",
+          "held-out successful logs took; confidence is the experience model's, over the evaluation rollouts. A row " +
+          "is marked untrustworthy when the experience model failed a check against the held-out logs " +
+          "(core/trust/verdict.ts: its thresholds and where they come from); the reasons follow the table.",
         "",
         "| row | proxy: synthetic success % | proxy: action agreement % | proxy: model confidence | real success % |",
         "|---|---|---|---|---|",
@@ -217,10 +250,16 @@ export function markdown(
       for (const s of proxied) {
         const p = s.proxies!;
         lines.push(
-          `| ${s.label} | ${ms(p.syntheticSuccess)} | ${ms(p.actionAgreement)} | ${ms(p.confidence, 2)} | ${fmt(s.successMean)} ± ${fmt(s.successStd)} |`,
+          `| ${s.label} | ${ms(p.syntheticSuccess)}${trustMark(p)} | ${ms(p.actionAgreement)} | ${ms(p.confidence, 2)} | ${fmt(s.successMean)} ± ${fmt(s.successStd)} |`,
         );
       }
       lines.push("");
+      for (const s of proxied.filter((r) => r.proxies!.reasons.length > 0))
+        lines.push(
+          `Why ${s.label}'s proxies are untrustworthy:`,
+          ...s.proxies!.reasons.map((r) => `- ${r}`),
+          "",
+        );
     }
   }
   return lines.join("\n");

@@ -33,6 +33,10 @@ function proxyFigures(e: EvaluationResult) {
     ...(e.proxy?.confidence !== undefined ? { confidence: e.proxy.confidence } : {}),
     ...(e.proxy?.actionAgreement !== undefined ? { actionAgreement: e.proxy.actionAgreement } : {}),
     agreementSteps: e.proxy?.agreementSteps ?? 0,
+    // The verdict on these proxies from the held-out logs (core/trust), with its reasons.
+    ...(e.proxy?.trust
+      ? { trust: { trustworthy: e.proxy.trust.verdict.trustworthy, reasons: e.proxy.trust.verdict.reasons } }
+      : {}),
     ...(e.proxy?.judged !== undefined
       ? {
           judgeSuccess: e.proxy.judgeSuccess ?? null,
