@@ -22,6 +22,11 @@ export interface ParsedAction {
   /** Hashes of the entities' class words ("cabinet" for "cabinet 3"). */
   entityClassHashes: number[];
   shapeHash: number;
+  /**
+   * For a call written as `name(args)`, its first argument's value, unquoted and lowercase: the id or path the
+   * call acts on ("417" in `close_ticket(417)`), which the state may describe on a line of its own.
+   */
+  handle?: string;
 }
 
 /** Arguments longer than this are free text (search queries, treat commands): their words become "w". */
@@ -29,14 +34,26 @@ const SHORT_ARGUMENT = 2;
 /** Tokens of a shape kept; the rest are dropped (a shape is a template, not the whole text). */
 const SHAPE_TOKENS = 8;
 
+/** A tool call: `name(args)`. */
+const CALL = /^([a-z_][a-z0-9_]*)\s*\((.*)\)$/;
+/** A call's first argument: optionally `key=`, then a quoted string or anything up to the next comma. */
+const FIRST_ARGUMENT = /^\s*(?:[a-z_]+\s*=\s*)?(?:"([^"]*)"|'([^']*)'|([^,]*))/;
+
 function parse(text: string): ParsedAction {
   const key = text.trim().toLowerCase().replace(/\s+/g, " ");
   const bracket = /^([a-z]+)\s*\[(.*)\]$/.exec(key);
+  const call = bracket ? null : CALL.exec(key);
   let verb: string;
   let argument: string;
+  let handle: string | undefined;
   if (bracket) {
     verb = bracket[1] ?? "";
     argument = (bracket[2] ?? "").trim();
+  } else if (call) {
+    verb = call[1] ?? "";
+    argument = (call[2] ?? "").trim();
+    const first = FIRST_ARGUMENT.exec(argument);
+    handle = (first?.[1] ?? first?.[2] ?? first?.[3] ?? "").trim() || undefined;
   } else {
     const words = key.split(" ");
     // "go to X": the preposition belongs to the verb, or every movement would look like a bare "go".
@@ -64,6 +81,7 @@ function parse(text: string): ParsedAction {
     entities: named,
     entityClassHashes: named.map((e) => tokenHash(entityClass(e))),
     shapeHash,
+    ...(handle === undefined ? {} : { handle }),
   };
 }
 

@@ -75,6 +75,8 @@ export interface DecisionContext {
   stateLower: string;
   /** Page segments (" [SEP] "-separated) mapped to the text that follows them: a product code -> its title, price. */
   segmentFollowers: Map<string, string>;
+  /** Lines of the state by their first word: a tool's answer puts a record's id first and describes it after. */
+  records: Map<string, string>;
   /** Share of the instruction's words the state shows (the instruction itself left out), in fifths. */
   stateCoverage: number;
   /** How many of the instruction's words the state does not show (an asked-for colour this item lacks). */
@@ -129,6 +131,17 @@ function segmentFollowers(stateLower: string): Map<string, string> {
   for (let i = 0; i + 1 < parts.length; i++) {
     const key = parts[i] ?? "";
     if (!out.has(key)) out.set(key, `${parts[i + 1] ?? ""} ${parts[i + 2] ?? ""}`);
+  }
+  return out;
+}
+
+/** Each line's first word (trailing punctuation dropped) mapped to the rest of the line; the first line wins. */
+function lineRecords(stateLower: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const line of stateLower.split("\n")) {
+    const match = /^\s*(\S+?)[|,:;]*\s+(.*)$/.exec(line);
+    const key = match?.[1];
+    if (key !== undefined && !out.has(key)) out.set(key, match?.[2] ?? "");
   }
   return out;
 }
@@ -197,6 +210,7 @@ export function buildContext(
     step: history.length,
     stateLower,
     segmentFollowers: segmentFollowers(stateLower),
+    records: lineRecords(stateLower),
     stateCoverage,
     missing: instruction.tokens.length - covered,
     stateWordHashes,

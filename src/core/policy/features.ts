@@ -8,7 +8,8 @@
  *   phrase             is the argument a phrase of the instruction, and not just part of a longer candidate that is
  *                      ("small" when the task says "x-small")
  *   cross              which instruction word goes with which action word ("hot" x "microwave", "bread" x "cabinet")
- *   follower           for a product code, does the title after it on the page cover the instruction; is it in budget
+ *   follower           for a product code, does the title after it on the page cover the instruction; is it in budget;
+ *                      for a call's id or path, the same of the state's line that begins with it
  *   repeat             was this action taken before, is its argument already selected or held (loops are how a
  *                      weak agent wastes its steps, and greedy play never leaves one by chance)
  *   entity             is the named thing here, asked for, already visited (and how: only walked to, or also
@@ -148,7 +149,12 @@ function facts(ctx: DecisionContext, text: string): CandidateFacts {
   for (const w of action.content) if (ctx.instruction.set.has(w)) matches++;
   let follower = -1;
   let price = 0;
-  const following = action.argument.length > 0 ? ctx.segmentFollowers.get(action.argument) : undefined;
+  // What the state says about the argument: the segments after a product code, or the line a call's id begins.
+  const following =
+    action.argument.length > 0
+      ? (ctx.segmentFollowers.get(action.argument) ??
+        (action.handle === undefined ? undefined : ctx.records.get(action.handle)))
+      : undefined;
   if (following !== undefined) {
     let covered = 0;
     const seen = new Set<string>();
