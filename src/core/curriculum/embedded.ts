@@ -1,6 +1,7 @@
 import type { CurriculumDomain } from "./domainGoals";
 import type { TaskGenerator } from "./generator";
 import { householdTaskGenerator } from "./householdVariations";
+import { officeTaskGenerator } from "./officeVariations";
 import { shopTaskGenerator } from "./shopVariations";
 
 /** The embedded (no model, deterministic under the rng) task generator of a domain. */
@@ -10,5 +11,7 @@ export function embeddedTaskGenerator(domain: CurriculumDomain): TaskGenerator {
       return shopTaskGenerator();
     case "household":
       return householdTaskGenerator();
+    case "office":
+      return officeTaskGenerator();
   }
 }

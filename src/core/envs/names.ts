@@ -5,13 +5,14 @@ import { z } from "zod";
  * and the curriculum read. It lives apart from the registry so that browser code can validate a domain name
  * without loading the environments (the shop's catalogue alone is large); the registry is checked against it.
  */
-export const REAL_DOMAIN_NAMES = ["shop", "household"] as const;
+export const REAL_DOMAIN_NAMES = ["shop", "household", "office"] as const;
 export type RealDomainName = (typeof REAL_DOMAIN_NAMES)[number];
 
 /** What each built-in domain stands in for, for labels. */
 export const REAL_DOMAIN_LABELS: Record<RealDomainName, string> = {
   shop: "shop (WebShop)",
   household: "household (ALFWorld)",
+  office: "office (tool use: API calls)",
 };
 
 export function isRealDomainName(name: string): name is RealDomainName {

@@ -1,12 +1,13 @@
 import type { DomainDeclarations, RealDomain } from "./domain";
 import { household } from "./household";
 import { isRealDomainName, REAL_DOMAIN_NAMES, type RealDomainName } from "./names";
+import { office } from "./office";
 import { shop } from "./shop";
 
 export type { RealDomainName } from "./names";
 
 /** The real environments built in, one per name in names.ts. Imported domains (e.g. "web") have logs but no environment. */
-export const REAL_DOMAINS: Readonly<Record<RealDomainName, RealDomain>> = { shop, household };
+export const REAL_DOMAINS: Readonly<Record<RealDomainName, RealDomain>> = { shop, household, office };
 
 export const isRealDomain = isRealDomainName;
 
