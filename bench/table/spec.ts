@@ -70,7 +70,7 @@ export const SCALES: Record<"full" | "quick", Scale> = {
     evaluationEpisodes: 100,
     realBudget: 80_000,
     s2rBudget: 5_000,
-    demonstrations: { shop: 200, household: 20 },
+    demonstrations: { shop: 200, household: 20, office: 20 },
     offline: offline(300, 200, 100),
   },
   // A smoke check that every method still runs end to end, not a measurement.
@@ -83,7 +83,7 @@ export const SCALES: Record<"full" | "quick", Scale> = {
     evaluationEpisodes: 4,
     realBudget: 300,
     s2rBudget: 100,
-    demonstrations: { shop: 10, household: 10 },
+    demonstrations: { shop: 10, household: 10, office: 10 },
     offline: offline(30, 20, 10),
   },
 };
@@ -93,7 +93,7 @@ export const SCALES: Record<"full" | "quick", Scale> = {
  * time), so every RL method there starts from the same behaviour-cloned policy; the paper's LLM policies start
  * with priors too. The shop's RL methods start blank, as the untrained row shows.
  */
-export const WARM_START: Record<Domain, "none" | "bc"> = { shop: "none", household: "bc" };
+export const WARM_START: Record<Domain, "none" | "bc"> = { shop: "none", household: "bc", office: "none" };
 
 /**
  * The built-in shop treated as a domain without an environment (issue "RL where no environment exists"): its
@@ -245,6 +245,11 @@ export const PAPER: Record<Domain, Record<string, number>> = {
     "no-task-generation/grpo": 57.3,
   },
   household: { "real/grpo": 70.9, "dreamgym/grpo": 66.3, "dreamgym-s2r/grpo": 75.9 },
+  office: {},
 };
 
-export const PAPER_ENV: Record<Domain, string> = { shop: "WebShop", household: "ALFWorld" };
+export const PAPER_ENV: Record<Domain, string> = {
+  shop: "WebShop",
+  household: "ALFWorld",
+  office: "tool use (API calls), no paper figure",
+};
