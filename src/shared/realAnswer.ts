@@ -1,10 +1,12 @@
-import { exactMatch, REWARD_TOLERANCE } from "@/core/experience/fidelity";
+import { actionList, divergence } from "./divergence";
 
 // In src/shared because the step view and the server (where the model is gamed: server/gamed) must judge a step
 // the same way.
 
 interface StepLike {
   nextState: string;
+  /** The predicted page's admissible actions, where the domain lists them (the choices the model offered). */
+  nextActions?: unknown;
   reward: number;
   done: boolean;
   valid: boolean;
@@ -42,17 +44,22 @@ export interface Verdict {
 }
 
 /**
- * Where a prediction departs from the real answer, judged as the fidelity figures judge it (the same word-level
- * exact match and reward tolerance), so that the step view and the run's figures agree.
+ * Where a prediction departs from the real answer in a way that matters (shared/divergence): the next state when
+ * its elements or the choices it offers differ (case, spacing and the order of unchanged text are cosmetic), the
+ * reward beyond the fidelity figures' tolerance, the end, validity.
  */
 export function verdictOf(step: StepLike): Verdict | null {
   const real = realAnswerOf(step);
   if (!real) return null;
-  const verdict = {
-    state: !exactMatch(step.nextState, real.nextState),
-    reward: Math.abs(step.reward - real.reward) > REWARD_TOLERANCE,
-    done: step.done !== real.done,
-    valid: step.valid !== real.valid,
-  };
-  return { ...verdict, any: verdict.state || verdict.reward || verdict.done || verdict.valid };
+  const d = divergence(
+    {
+      text: step.nextState,
+      actions: actionList(step.nextActions),
+      reward: step.reward,
+      done: step.done,
+      valid: step.valid,
+    },
+    { text: real.nextState, reward: real.reward, done: real.done, valid: real.valid },
+  );
+  return { state: d.elements || d.choices, reward: d.reward, done: d.end, valid: d.validity, any: d.any };
 }

@@ -34,7 +34,7 @@ describeEachDatabase("where the model is gamed", (dialect) => {
       gamed: true,
       realEndedAt: 2,
       rewardPartsAt: 2,
-      parting: { index: 2, state: true, reward: true, done: false, valid: false },
+      parting: { index: 2, elements: true, choices: false, reward: true, end: false, validity: false },
     });
     // The real purchase at step 2 ended the real episode: the model's later 0.6 is paid for nothing.
     expect(endedFirst).toMatchObject({
@@ -47,7 +47,7 @@ describeEachDatabase("where the model is gamed", (dialect) => {
       gamed: false,
       realEndedAt: 1,
       rewardPartsAt: 1,
-      parting: { index: 1, state: true, reward: true, done: true, valid: false },
+      parting: { index: 1, elements: true, choices: false, reward: true, end: true, validity: false },
     });
     const byId = new Map(page.items.map((e) => [e.id, e]));
     // Case and spacing alone are not a different page, as in the step view.
@@ -62,7 +62,7 @@ describeEachDatabase("where the model is gamed", (dialect) => {
     expect(byId.get(w.invalid)).toMatchObject({
       excess: 0,
       answeredSteps: 2,
-      parting: { index: 1, state: true, reward: false, done: false, valid: true },
+      parting: { index: 1, elements: true, choices: false, reward: false, end: false, validity: true },
     });
   });
 
@@ -116,13 +116,88 @@ describeEachDatabase("where the model is gamed", (dialect) => {
       meanExcess: 0.2625,
       realEndedFirst: 1,
       parting: {
-        all: { episodes: 4, parted: 3, state: 3, reward: 2, done: 1, valid: 1 },
-        gamed: { episodes: 1, parted: 1, state: 1, reward: 1, done: 0, valid: 0 },
+        all: { episodes: 4, parted: 3, elements: 3, choices: 0, reward: 2, end: 1, validity: 1 },
+        gamed: { episodes: 1, parted: 1, elements: 1, choices: 0, reward: 1, end: 0, validity: 0 },
       },
     });
     // Read in pages of two episodes, the summary is the same.
     expect(await gamedSummary(t.db, { runId: w.runId }, 2)).toEqual(summary);
     expect(await gamedSummary(t.db, { runId: w.runId }, 1)).toEqual(summary);
+  });
+
+  it("parts only where it matters, and the table of reasons separates the episodes", async () => {
+    await t.db.task.create({ data: { id: "shop:9", domain: "shop", instruction: "buy a mug" } });
+    const run = await t.db.run.create({
+      data: { name: "reasons", method: "dreamgym", domain: "shop", algorithm: "grpo", config: {} },
+    });
+    const episode = (steps: Parameters<typeof addSyntheticEpisode>[1]["steps"], group: number) =>
+      addSyntheticEpisode(t.db, {
+        runId: run.id,
+        taskId: "shop:9",
+        iteration: 0,
+        group,
+        success: false,
+        steps,
+      });
+    const page = "Results [SEP] B0001 [SEP] Red Mug [SEP] $12.00 [SEP] B0002 [SEP] Blue Mug [SEP] $9.00";
+    // Case, spacing and the order of unchanged products: cosmetic, no parting.
+    const cosmetic = await episode(
+      [
+        {
+          next: page,
+          reward: 0,
+          real: {
+            next: "results [SEP] b0002 [SEP] blue mug [SEP] $9.00 [SEP]  b0001 [SEP] red mug [SEP] $12.00",
+            reward: 0,
+          },
+        },
+      ],
+      0,
+    );
+    // The model lists a product the real page lacks, and offers to click it.
+    const choices = await episode(
+      [
+        {
+          next: page,
+          actions: ["click[back to search]", "click[b0001]", "click[b0002]"],
+          reward: 0,
+          real: { next: "Results [SEP] B0001 [SEP] Red Mug [SEP] $12.00", reward: 0 },
+        },
+      ],
+      1,
+    );
+    // The same page, but a reward the real shop does not pay.
+    const reward = await episode([{ next: page, reward: 0.5, real: { next: page, reward: 0 } }], 2);
+    // The same page and reward, but the real episode ended there.
+    const end = await episode([{ next: page, reward: 0, real: { next: page, reward: 0, done: true } }], 3);
+    // The same page: the real shop refused the action.
+    const validity = await episode(
+      [{ next: page, reward: 0, real: { next: page, reward: 0, valid: false } }],
+      4,
+    );
+
+    const { items } = await listGamed(t.db, { runId: run.id }, { offset: 0, limit: 10 });
+    const parting = new Map(items.map((e) => [e.id, e.parting]));
+    const none = { elements: false, choices: false, reward: false, end: false, validity: false };
+    expect(parting.get(cosmetic)).toBeNull();
+    expect(parting.get(choices)).toEqual({ index: 0, ...none, elements: true, choices: true });
+    expect(parting.get(reward)).toEqual({ index: 0, ...none, reward: true });
+    expect(parting.get(end)).toEqual({ index: 0, ...none, end: true });
+    expect(parting.get(validity)).toEqual({ index: 0, ...none, validity: true });
+    const summary = await gamedSummary(t.db, { runId: run.id });
+    expect(summary?.parting.all).toEqual({
+      episodes: 5,
+      parted: 4,
+      elements: 1,
+      choices: 1,
+      reward: 1,
+      end: 1,
+      validity: 1,
+    });
+    const inUse = Object.entries(summary?.parting.all ?? {}).filter(
+      ([key, n]) => key !== "episodes" && key !== "parted" && n > 0,
+    );
+    expect(inUse.length).toBeGreaterThanOrEqual(3);
   });
 
   it("reads a large run in bounded pages and agrees with the ranking", async () => {

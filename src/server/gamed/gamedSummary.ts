@@ -1,22 +1,19 @@
 import { hasPhase, isRunMethod } from "@/core/train/methods";
 import { Prisma } from "@/generated/prisma/client";
+import { DIVERGENCE_REASONS, type DivergenceReason } from "@/shared/divergence";
 import type { GamedFilter } from "@/shared/gamedFilter";
 import type { Db } from "../db";
 import { type FiguresRow, figuresOf, figuresQuery, filterWhere } from "./episodeFigures";
 import { firstPartings } from "./parting";
 
-/** Why episodes part at their first divergent step. A step may differ in several ways at once, so the four
- * counts can add up to more than `parted`. */
-export interface PartingBreakdown {
+/** Why episodes part at their first divergent step (shared/divergence). A step may differ in several ways at
+ * once, so the reasons' counts can add up to more than `parted`. */
+export type PartingBreakdown = {
   /** Episodes counted (with a real answer). */
   episodes: number;
   /** Of those, the ones whose prediction departs from the real answer somewhere. */
   parted: number;
-  state: number;
-  reward: number;
-  done: number;
-  valid: number;
-}
+} & Record<DivergenceReason, number>;
 
 export interface GamedRun {
   id: string;
@@ -57,10 +54,7 @@ export const SUMMARY_PAGE = 500;
 const emptyBreakdown = (): PartingBreakdown => ({
   episodes: 0,
   parted: 0,
-  state: 0,
-  reward: 0,
-  done: 0,
-  valid: 0,
+  ...(Object.fromEntries(DIVERGENCE_REASONS.map((r) => [r, 0])) as Record<DivergenceReason, number>),
 });
 const share = (n: number, of: number) => (of === 0 ? 0 : n / of);
 const tidy = (x: number) => Math.round(x * 1e9) / 1e9;
@@ -116,10 +110,7 @@ export async function gamedSummary(
         breakdown.episodes++;
         if (!p) continue;
         breakdown.parted++;
-        if (p.state) breakdown.state++;
-        if (p.reward) breakdown.reward++;
-        if (p.done) breakdown.done++;
-        if (p.valid) breakdown.valid++;
+        for (const reason of DIVERGENCE_REASONS) if (p[reason]) breakdown[reason]++;
       }
     }
     if (ids.length < pageSize) break;

@@ -3,6 +3,8 @@ import type { Db } from "../db";
 /** One synthetic step: the prediction, and the real answer (absent where the real replay had ended). */
 export interface StepSpec {
   next: string;
+  /** The predicted page's admissible actions, where the domain lists them. */
+  actions?: string[];
   reward: number;
   done?: boolean;
   valid?: boolean;
@@ -40,6 +42,7 @@ export async function addSyntheticEpisode(db: Db, spec: EpisodeSpec): Promise<st
           state: index === 0 ? "Search" : `page ${index}`,
           action: `action ${index}`,
           nextState: s.next,
+          ...(s.actions ? { nextActions: s.actions } : {}),
           reward: s.reward,
           done: s.done ?? false,
           valid: s.valid ?? true,

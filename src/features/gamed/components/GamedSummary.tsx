@@ -1,6 +1,6 @@
 import { formatReward } from "@/features/shared/lib/formatReward";
 import styles from "../gamed.module.css";
-import { PARTING_REASONS, REASON_LABELS, signed } from "../lib/gamedView";
+import { PARTING_REASONS, REASON_LABELS, REASON_TITLES, signed } from "../lib/gamedView";
 import type { PartingBreakdown, GamedSummary as Summary } from "../types";
 
 const pct = (n: number, of = 1) => (of === 0 ? "—" : `${((n / of) * 100).toFixed(1)}%`);
@@ -38,7 +38,7 @@ function WhyTheyPart({ all, gamed }: { all: PartingBreakdown; gamed: PartingBrea
         <tbody>
           {PARTING_REASONS.map((reason) => (
             <tr key={reason} data-testid={`why-${reason}`}>
-              <th>{REASON_LABELS[reason]}</th>
+              <th title={REASON_TITLES[reason]}>{REASON_LABELS[reason]}</th>
               <td>
                 <ReasonBar n={all[reason]} of={all.parted} />
               </td>
@@ -50,8 +50,9 @@ function WhyTheyPart({ all, gamed }: { all: PartingBreakdown; gamed: PartingBrea
         </tbody>
       </table>
       <p className="hint" style={{ margin: "8px 0 0" }} data-testid="never-part">
-        {all.episodes - all.parted} of {all.episodes} episodes never part from the real replay. A step can
-        differ in several ways, so a column can add up to more than its episodes.
+        {all.episodes - all.parted} of {all.episodes} episodes never part from the real replay. Cosmetic
+        differences (case, spacing, the order of unchanged text) are no parting. A step can differ in several
+        ways, so a column can add up to more than its episodes.
       </p>
     </section>
   );

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { openHref, reasonsOf, signed, stepHref } from "./gamedView";
 
-const parting = { index: 3, state: true, reward: false, done: true, valid: false };
+const parting = { index: 3, elements: true, choices: false, reward: false, end: true, validity: false };
 
 describe("where the model is gamed, on screen", () => {
   it("links to the step view at the parting step, with the run's synthetic episodes to move through", () => {
@@ -16,7 +16,7 @@ describe("where the model is gamed, on screen", () => {
   });
 
   it("lists the reasons in the step view's order, and signs the excess", () => {
-    expect(reasonsOf(parting)).toEqual(["state", "done"]);
+    expect(reasonsOf(parting)).toEqual(["elements", "end"]);
     expect(reasonsOf(null)).toEqual([]);
     expect(signed(0.5, String)).toBe("+0.5");
     expect(signed(-0.5, String)).toBe("-0.5");

@@ -1,14 +1,26 @@
 import { episodeHref } from "@/features/episodes/lib/explorerParams";
+import { DIVERGENCE_REASONS, type DivergenceReason } from "@/shared/divergence";
 
-/** The ways a prediction departs from the real answer, in the order the step view lists them. */
-export const PARTING_REASONS = ["state", "reward", "done", "valid"] as const;
-export type PartingReason = (typeof PARTING_REASONS)[number];
+/** The ways a prediction departs from the real answer in what matters (shared/divergence), in the table's order. */
+export const PARTING_REASONS = DIVERGENCE_REASONS;
+export type PartingReason = DivergenceReason;
 
 export const REASON_LABELS: Record<PartingReason, string> = {
-  state: "next state differs",
+  elements: "elements differ",
+  choices: "choices on offer differ",
   reward: "reward differs",
-  done: "done differs",
-  valid: "valid differs",
+  end: "the end differs",
+  validity: "validity differs",
+};
+
+/** What each reason means, for the table's tooltips. */
+export const REASON_TITLES: Record<PartingReason, string> = {
+  elements:
+    "The next state has an element (a product, a price, an object, a line) the real one lacks, or lacks one it has; case, spacing and the order of unchanged elements do not count",
+  choices: "The predicted page offers a choice acting on something the real page does not show",
+  reward: "The predicted reward is more than 0.1 from the real one",
+  end: "One ended the episode and the other did not",
+  validity: "One took the action as possible and the other did not",
 };
 
 interface EpisodeLink {
