@@ -8,6 +8,7 @@ import {
   MAX_SYNTHETIC_EXCESS,
   MAX_TERMINAL_REWARD_MAE,
   MAX_UNTRAINED_EXCESS,
+  MIN_CONFIDENCE_AUROC,
   MIN_OUTCOMES,
   MIN_SUCCESS_PRECISION,
   MIN_SUCCESS_RECALL,
@@ -117,6 +118,11 @@ describe("trustVerdict", () => {
       (x, e) => (x.fidelity.terminalRewardMAE = MAX_TERMINAL_REWARD_MAE + e),
       /end of held-out episodes .* off by 0\.25 .* paying too little/,
     ],
+    [
+      "confidence ranking",
+      (x, e) => (x.fidelity.confidenceAuroc = MIN_CONFIDENCE_AUROC - e),
+      /as sure where it is wrong as where it is right \(confidence AUROC 0\.65.*60% on its wrong predictions against 90% on its right ones/,
+    ],
     // The reference is the weakest noisy play with enough logs (noisy-0.7, 10%), not the 4 random logs.
     [
       "untrained excess",
@@ -155,6 +161,12 @@ describe("trustVerdict", () => {
       x.calibration.falseSuccess = 0.5;
     });
     expect(enough.trustworthy).toBe(false);
+  });
+
+  it("leaves confidence unchecked when no held-out prediction was wrong (or none right)", () => {
+    const verdict = judged((x) => (x.fidelity.confidenceAuroc = null));
+    expect(verdict.trustworthy).toBe(true);
+    expect(verdict.unchecked).toEqual([expect.stringMatching(/all right or all wrong/)]);
   });
 
   it("lists the comparisons it was not given as unchecked", () => {

@@ -52,6 +52,14 @@ export const MAX_REWARD_MAE = 0.15;
  * paid wrongly on 0/1 rewards: the signal GRPO and PPO learn from is a quarter noise.
  */
 export const MAX_TERMINAL_REWARD_MAE = 0.25;
+/**
+ * Below this AUROC of the model's confidence for its right against its wrong held-out predictions, more than a
+ * third of (wrong, right) pairs are held at least as confidently the wrong way round (0.5 is chance): the
+ * confidence proxy, and the pessimism that acts on it (MOReL's halt, MOPO's penalty), cannot tell where the
+ * model errs.
+ */
+export const MIN_CONFIDENCE_AUROC = 0.65;
+
 /** A share over fewer episodes moves by 20 points or more with one episode: too few to judge by. */
 export const MIN_OUTCOMES = 5;
 
@@ -192,6 +200,20 @@ const terminalRewardError: Rule = ({ fidelity: f }) => {
   };
 };
 
+const confidenceRanking: Rule = ({ fidelity: f }) => {
+  if (f.confidenceAuroc === null)
+    return {
+      unchecked:
+        "The held-out predictions were all right or all wrong: no telling whether confidence falls where the model errs.",
+    };
+  if (f.confidenceAuroc >= MIN_CONFIDENCE_AUROC) return null;
+  const wrong = f.confidenceWrong === null ? "" : `; ${pct(f.confidenceWrong)} on its wrong predictions`;
+  const right = f.confidenceRight === null ? "" : ` against ${pct(f.confidenceRight)} on its right ones`;
+  return {
+    reason: `The experience model is as sure where it is wrong as where it is right (confidence AUROC ${f.confidenceAuroc.toFixed(2)}, at least ${MIN_CONFIDENCE_AUROC} is needed${wrong}${right}): its confidence, and pessimism acting on it, cannot tell where it errs.`,
+  };
+};
+
 const RULES: Rule[] = [
   falseSuccess,
   precision,
@@ -202,6 +224,7 @@ const RULES: Rule[] = [
   tokenF1,
   rewardError,
   terminalRewardError,
+  confidenceRanking,
 ];
 
 export function trustVerdict(input: TrustVerdictInput): TrustVerdict {

@@ -5,6 +5,7 @@ import {
   MAX_HALLUCINATION,
   MAX_REWARD_MAE,
   MAX_TERMINAL_REWARD_MAE,
+  MIN_CONFIDENCE_AUROC,
   MIN_SUCCESS_PRECISION,
   MIN_SUCCESS_RECALL,
   MIN_TOKEN_F1,
@@ -65,6 +66,12 @@ export function figureRows({ fidelity: f, calibration: c }: StoredTrustReport): 
       value: share(f.doneAccuracy),
       threshold: "shown, not judged",
       fails: null,
+    },
+    {
+      label: "Confidence ranks right predictions above wrong ones (AUROC; 0.5 is chance)",
+      value: f.confidenceAuroc === null ? "—" : f.confidenceAuroc.toFixed(2),
+      threshold: `at least ${MIN_CONFIDENCE_AUROC}`,
+      fails: beyond(f.confidenceAuroc, (x) => x < MIN_CONFIDENCE_AUROC),
     },
     {
       label: "Logged failures the model called a success",
