@@ -101,13 +101,13 @@ test.describe("annotator corrects teacher reasoning traces", () => {
     const rows = page.getByTestId("queue-item-instruction");
     expect(await rows.count()).toBe(pendingBefore);
 
-    // Keys that can do nothing here say why, without asking the server.
+    // Keys that can do nothing here say why, without reviewing anything.
     const reviewCalls: string[] = [];
     page.on("request", (request) => {
       if (request.url().includes("annotations.review")) reviewCalls.push(request.url());
     });
     await page.keyboard.press("u");
-    await expect(page.getByTestId("review-notice")).toContainText("This trace is already pending");
+    await expect(page.getByTestId("review-notice")).toContainText("Nothing to undo");
     await expect(page.getByTestId("review-error")).toHaveCount(0);
     await expect(page.getByTestId("annotation-status")).toHaveText("pending");
     await page.keyboard.press("x");
@@ -198,5 +198,194 @@ test.describe("annotator corrects teacher reasoning traces", () => {
     expect(reasoning(edited!)).toBe(correction);
     expect(reasoning(records.find((r) => r.metadata.status === "accepted")!)).toBe(acceptedText);
     expect(records.every((r) => r.messages.map((m) => m.role).join() === "system,user,assistant")).toBe(true);
+  });
+});
+
+/** The export under the current filters, downloaded with x, one record a line. */
+async function exportRecords(page: Page): Promise<ExportRecord[]> {
+  await expect(page.getByTestId("export-count")).toHaveText(/^\d+ SFT records?$/);
+  const downloading = page.waitForEvent("download");
+  await page.keyboard.press("x");
+  const download = await downloading;
+  return fs
+    .readFileSync((await download.path()) ?? "", "utf8")
+    .trim()
+    .split("\n")
+    .map((line) => JSON.parse(line) as ExportRecord);
+}
+
+test.describe("annotator corrects the whole prediction", () => {
+  test("corrects a next state and a reward, reloads mid-edit without losing the draft, undoes a reject, and exports the corrections", async ({
+    page,
+  }) => {
+    test.setTimeout(240_000);
+    await openQueue(page, "annotator");
+    await waitForPendingTraces(page, 30);
+    await expect(page.getByTestId("lock-banner")).toContainText("You have this trace until");
+    const id = (await current(page).getAttribute("data-id")) ?? "";
+    // The item on screen is in the address, so a reload comes back to it.
+    await expect(page).toHaveURL(new RegExp(`[?&]item=${id}`));
+
+    await page.keyboard.press("e");
+    await expect(page.getByLabel("Correction")).toBeFocused();
+    const nextState = "[Search Results] Page 1: the red ceramic mug, $12.99, in stock. [Next >]";
+    await page.getByLabel("Corrected next state").fill(nextState);
+    await page.getByLabel("Corrected reward").fill("0.5");
+    await page.getByLabel("Episode ends here").check();
+    await expect(page.getByTestId("draft-status")).toHaveAttribute("data-state", "saved");
+    await page.screenshot({ path: screenshotPath("annotation-correction.png") });
+
+    // While a change has not reached the server, leaving the page asks first (a link in the app, a reload).
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route(
+      (url) => url.pathname.includes("annotations.saveDraft"),
+      async (route) => {
+        await held;
+        await route.continue();
+      },
+    );
+    await page.getByLabel("Corrected reward").fill("0.75");
+    await expect(page.getByTestId("draft-status")).toHaveAttribute("data-state", "saving");
+    const asked = page.waitForEvent("dialog");
+    void page.locator('a[href^="/trajectories/"]').first().click();
+    const dialog = await asked;
+    expect(dialog.message()).toContain("has not been saved yet");
+    await dialog.dismiss();
+    await expect(page).toHaveURL(/\/annotations/);
+    const unloadStopped = await page.evaluate(() => {
+      const event = new Event("beforeunload", { cancelable: true });
+      window.dispatchEvent(event);
+      return event.defaultPrevented;
+    });
+    expect(unloadStopped).toBe(true);
+    release();
+    await expect(page.getByTestId("draft-status")).toHaveAttribute("data-state", "saved");
+    await page.unroute((url) => url.pathname.includes("annotations.saveDraft"));
+
+    // Reload mid-edit: the same item, the editor open where it was left.
+    await page.reload();
+    await expect(current(page)).toHaveAttribute("data-id", id);
+    await expect(page.getByLabel("Corrected next state")).toHaveValue(nextState);
+    await expect(page.getByLabel("Corrected reward")).toHaveValue("0.75");
+    await expect(page.getByLabel("Episode ends here")).toBeChecked();
+    await expect(page.getByTestId("draft-status")).toContainText("Draft restored");
+    await expect(page.getByTestId("lock-banner")).toContainText("You have this trace until");
+    await page.getByLabel("Corrected next state").press("Control+Enter");
+
+    // Saved: the item is edited, its draft gone, and its corrected outcome shown beside the recorded one.
+    await expect(page.getByLabel("Corrected next state")).toHaveCount(0);
+    await expect(page.locator(`[data-testid=queue-item][data-id="${id}"]`)).toHaveCount(0);
+    await page.keyboard.press("3");
+    await page.locator(`[data-testid=queue-item][data-id="${id}"]`).click();
+    await expect(page.getByTestId("annotation-status")).toHaveText("edited");
+    await expect(page.getByTestId("corrected-reward")).toContainText("0.75");
+    await expect(page.getByTestId("corrected-next-state")).toHaveText(nextState);
+    await expect(page.getByTestId("history-fields").first()).toContainText("next state corrected");
+    await expect(page.getByLabel("Corrected next state")).toHaveCount(0);
+
+    // Undo a reject: the rejected item comes back, pending, on screen.
+    await page.keyboard.press("1");
+    await expect(page.getByTestId("lock-banner")).toContainText("You have this trace until");
+    const rejectedId = (await current(page).getAttribute("data-id")) ?? "";
+    await page.keyboard.press("r");
+    await expect(page.locator(`[data-testid=queue-item][data-id="${rejectedId}"]`)).toHaveCount(0);
+    await page.keyboard.press("u");
+    await expect(page.getByTestId("review-notice")).toContainText("Undid your reject");
+    await expect(current(page)).toHaveAttribute("data-id", rejectedId);
+    await expect(page.getByTestId("annotation-status")).toHaveText("pending");
+    await expect(page.getByTestId("history-event").first()).toContainText("undid their last review");
+
+    // The export's line for the corrected item carries its next state, reward, end and reasoning.
+    await page.keyboard.press("5");
+    const records = await exportRecords(page);
+    const corrected = records
+      .map((r) => JSON.parse(r.messages.at(-1)?.content ?? "{}") as Record<string, unknown>)
+      .filter((target) => target.next_state === nextState);
+    expect(corrected).toHaveLength(1);
+    expect(corrected[0]).toMatchObject({ next_state: nextState, reward: 0.75, done: true });
+    expect(typeof corrected[0]!.reasoning).toBe("string");
+  });
+});
+
+test.describe("work assigned to annotators", () => {
+  test.use({ storageState: authFile("admin") });
+
+  test("the admin writes guidelines and assigns work with an overlap; annotators find it first; agreement shows", async ({
+    page,
+    browser,
+    baseURL,
+  }) => {
+    test.setTimeout(240_000);
+    await page.goto("/annotations");
+    await waitForPendingTraces(page, 10);
+
+    const guidelines = "Reject a trace that names an element the page does not show.";
+    await page.getByTestId("guidelines").getByRole("button", { name: "Edit" }).click();
+    await page.getByLabel("Guidelines text").fill(guidelines);
+    await page.getByRole("button", { name: "Save guidelines" }).click();
+    await expect(page.getByTestId("guidelines-text")).toHaveText(guidelines);
+
+    const assign = page.getByTestId("assign");
+    await assign.getByLabel("To").selectOption(PEOPLE.annotator.email);
+    await assign.getByLabel("How many items").fill("4");
+    await assign.getByLabel("Overlap with").selectOption(PEOPLE.annotator2.email);
+    await assign.getByLabel("Overlap percent").fill("50");
+    await assign.getByRole("button", { name: "Assign" }).click();
+    await expect(page.getByTestId("assign-result")).toHaveText(
+      "Assigned 4 items, 2 of them to two annotators.",
+    );
+
+    const as = async (person: "annotator" | "annotator2") => {
+      const context = await browser.newContext({ baseURL, storageState: authFile(person) });
+      const other = await context.newPage();
+      await openQueue(other, person);
+      return { context, page: other };
+    };
+
+    // Ana reads the guidelines and finds her four items first; she accepts them all.
+    const ana = await as("annotator");
+    await expect(ana.page.getByTestId("guidelines-text")).toHaveText(guidelines);
+    await expect(ana.page.getByTestId("assigned-to-me")).toHaveCount(4);
+    await expect(ana.page.getByTestId("queue-item").first()).toHaveAttribute("data-mine", "true");
+    for (let i = 4; i > 0; i--) {
+      await expect(ana.page.getByTestId("assigned-to-me")).toHaveCount(i);
+      await expect(current(ana.page)).toHaveAttribute("data-mine", "true");
+      await expect(ana.page.getByTestId("lock-banner")).toContainText("You have this trace until");
+      await ana.page.keyboard.press("a");
+    }
+    await expect(ana.page.getByTestId("assigned-to-me")).toHaveCount(0);
+    await ana.context.close();
+
+    // Grace's two shared items wait for her although Ana accepted them: she agrees on one and not the other.
+    const grace = await as("annotator2");
+    await expect(grace.page.getByTestId("assigned-to-me")).toHaveCount(2);
+    await expect(grace.page.getByTestId("item-people")).toContainText(`${PEOPLE.annotator.email} (accepted)`);
+    await expect(grace.page.getByTestId("lock-banner")).toContainText("You have this trace until");
+    await grace.page.keyboard.press("a");
+    await expect(grace.page.getByTestId("assigned-to-me")).toHaveCount(1);
+    await expect(grace.page.getByTestId("lock-banner")).toContainText("You have this trace until");
+    await grace.page.keyboard.press("r");
+    await expect(grace.page.getByTestId("assigned-to-me")).toHaveCount(0);
+
+    // Bulk: Grace selects two more items from the keyboard and rejects both at once.
+    await grace.page.keyboard.press("s");
+    await grace.page.keyboard.press("j");
+    await grace.page.keyboard.press("s");
+    await expect(grace.page.getByTestId("bulk-count")).toHaveText("2 selected");
+    await grace.page.keyboard.press("Shift+R");
+    await expect(grace.page.getByTestId("bulk-message")).toHaveText("Rejected 2 items.");
+    await grace.context.close();
+
+    // The admin's stats: each annotator's progress, and half of the overlapping verdicts agree.
+    await page.reload();
+    const row = (email: string) => page.locator(`[data-testid=progress-row][data-email="${email}"]`);
+    await expect(row(PEOPLE.annotator.email).getByTestId("progress-done")).toHaveText("4/4");
+    await expect(row(PEOPLE.annotator2.email).getByTestId("progress-done")).toHaveText("2/2");
+    await expect(page.getByTestId("agreement")).toHaveText("50% agree on 2 overlapping items");
+    await expect(page.getByTestId("agreement-pair")).toContainText("1/2");
+    await page.screenshot({ path: screenshotPath("annotation-team.png"), fullPage: true });
   });
 });

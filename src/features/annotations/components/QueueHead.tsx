@@ -14,7 +14,7 @@ export function QueueHead({ name, role, canReview, onCheatsheet }: Props) {
     <div className={styles.head} style={{ marginBottom: 12 }}>
       <span className="hint">
         <kbd>j</kbd>/<kbd>k</kbd> move · <kbd>a</kbd> accept · <kbd>e</kbd> edit · <kbd>r</kbd> reject ·{" "}
-        <kbd>u</kbd> reopen ·{" "}
+        <kbd>u</kbd> undo · <kbd>s</kbd> select ·{" "}
         <button type="button" className="hint" style={{ padding: "0 6px" }} onClick={onCheatsheet}>
           <kbd>?</kbd> all shortcuts
         </button>

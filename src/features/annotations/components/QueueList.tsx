@@ -13,6 +13,9 @@ interface Props {
   selectedId: string | null;
   me: string;
   onSelect: (id: string) => void;
+  /** Chosen for a bulk action (s, or the row's box). */
+  isChecked: (id: string) => boolean;
+  onToggle: (id: string) => void;
 }
 
 /** A row shows this much of its task's instruction (the whole one is its tooltip). */
@@ -22,7 +25,7 @@ const INSTRUCTION_CHARS = 70;
  * The queue, oldest first; each row says which task's episode its step is from. The current item stays in view
  * as the keyboard moves through it.
  */
-export function QueueList({ items, total, selectedId, me, onSelect }: Props) {
+export function QueueList({ items, total, selectedId, me, onSelect, isChecked, onToggle }: Props) {
   const current = useRef<HTMLButtonElement | null>(null);
   // biome-ignore lint/correctness/useExhaustiveDependencies: scroll when the selection moves
   useEffect(() => {
@@ -43,7 +46,15 @@ export function QueueList({ items, total, selectedId, me, onSelect }: Props) {
           const lockedByOther =
             item.lockedBy && item.lockedBy !== me && item.lockExpiresAt && item.lockExpiresAt.getTime() > now;
           return (
-            <li key={item.id}>
+            <li key={item.id} className={styles.row}>
+              <input
+                type="checkbox"
+                className={styles.check}
+                aria-label={`Select ${item.domain} step ${item.stepIndex + 1}`}
+                checked={isChecked(item.id)}
+                onChange={() => onToggle(item.id)}
+                data-testid="queue-item-check"
+              />
               <button
                 type="button"
                 className={styles.item}
@@ -52,6 +63,7 @@ export function QueueList({ items, total, selectedId, me, onSelect }: Props) {
                 onClick={() => onSelect(item.id)}
                 data-testid="queue-item"
                 data-id={item.id}
+                data-mine={item.mine || undefined}
               >
                 <span className={styles.dot} data-status={item.status} title={item.status} />
                 <span className={styles.itemTitle}>
@@ -62,6 +74,10 @@ export function QueueList({ items, total, selectedId, me, onSelect }: Props) {
                   {lockedByOther ? (
                     <span className={styles.lockTag} data-testid="locked-by">
                       <LockIcon /> {item.lockedBy}
+                    </span>
+                  ) : item.mine ? (
+                    <span className={styles.mineTag} data-testid="assigned-to-me">
+                      yours
                     </span>
                   ) : item.author ? (
                     <span>{item.author}</span>

@@ -1,10 +1,10 @@
 import type { ReviewAction } from "@/shared/enums";
 import styles from "../annotations.module.css";
-import { clock, describeLock } from "../lib/time";
+import { clock } from "../lib/time";
 import { truncate } from "../lib/truncate";
 import type { LockState } from "../lib/useItemLock";
 import type { AnnotationDetail } from "../types";
-import { LockIcon } from "./LockIcon";
+import { LockBanner } from "./LockBanner";
 import { StatusBadge } from "./StatusBadge";
 
 interface Props {
@@ -16,56 +16,15 @@ interface Props {
   nudge: string | null;
   busy: boolean;
   onAction: (action: ReviewAction) => void;
+  /** Undoes the annotator's last accept, edit or reject, wherever it was. */
+  onUndo: () => void;
 }
 
 /** The header shows this much of the task's instruction; the step's context below shows all of it. */
 const INSTRUCTION_CHARS = 140;
 
-function Nudge({ nudge }: { nudge: string | null }) {
-  return nudge ? (
-    <strong data-testid="lock-nudge" style={{ marginLeft: 4 }}>
-      {nudge} waits for the lock.
-    </strong>
-  ) : null;
-}
-
-/** Who holds the trace on screen, said once, in local time: the queue never repeats it in an error box. */
-function LockBanner({ lock, nudge }: { lock: LockState; nudge: string | null }) {
-  if (lock.kind === "held")
-    return (
-      <div className={`${styles.banner} ${styles.bannerHeld}`} data-testid="lock-banner">
-        <LockIcon open />
-        You have this trace until {clock(lock.until)}; the lock renews while it is open.
-      </div>
-    );
-  if (lock.kind === "locked")
-    return (
-      <div className={`${styles.banner} ${styles.bannerLocked}`} data-testid="lock-banner" role="status">
-        <LockIcon />
-        <span>
-          <strong>{describeLock(lock.holder, lock.until)}</strong>. You can read it; you can review it once
-          they move on or the lock expires.
-          <Nudge nudge={nudge} />
-        </span>
-      </div>
-    );
-  if (lock.kind === "error")
-    return (
-      <div className="error" data-testid="lock-banner" role="status">
-        {lock.message}
-        <Nudge nudge={nudge} />
-      </div>
-    );
-  return (
-    <div className={`${styles.banner} hint`} data-testid="lock-banner" role="status">
-      Taking the lock…
-      <Nudge nudge={nudge} />
-    </div>
-  );
-}
-
 /** Where the item sits in the queue, its status and teacher, the review actions, and who holds it. */
-export function ReviewHeader({ item, position, total, lock, nudge, busy, onAction }: Props) {
+export function ReviewHeader({ item, position, total, lock, nudge, busy, onAction, onUndo }: Props) {
   const instruction = item.step.trajectory.task.instruction;
   const disabled = busy || lock.kind !== "held";
   return (
@@ -110,8 +69,17 @@ export function ReviewHeader({ item, position, total, lock, nudge, busy, onActio
             type="button"
             disabled={disabled || item.status === "pending"}
             onClick={() => onAction("reopen")}
+            title="Put a reviewed trace back in the queue"
           >
-            Reopen <kbd>u</kbd>
+            Reopen
+          </button>
+          <button
+            type="button"
+            disabled={busy}
+            onClick={onUndo}
+            title="Undo your last accept, edit or reject"
+          >
+            Undo <kbd>u</kbd>
           </button>
         </div>
       </div>

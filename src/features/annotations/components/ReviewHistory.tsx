@@ -10,7 +10,22 @@ const VERB: Record<string, string> = {
   edit: "corrected the trace",
   reject: "rejected the trace",
   reopen: "reopened it for review",
+  undo: "undid their last review",
 };
+
+type FieldChange = { before: unknown; after: unknown };
+
+/** The fields of the prediction an event changed other than the reasoning (shown as its own word diff). */
+function outcomeChanges(diff: unknown): string[] {
+  const fields = (diff as { fields?: Record<string, FieldChange> } | null)?.fields;
+  if (!fields) return [];
+  const said: string[] = [];
+  if (fields.nextState) said.push("next state corrected");
+  if (fields.reward) said.push(`reward ${String(fields.reward.before)} → ${String(fields.reward.after)}`);
+  if (fields.done)
+    said.push(`end ${fields.done.before ? "yes" : "no"} → ${fields.done.after ? "yes" : "no"}`);
+  return said;
+}
 
 function EventChange({ before, after }: { before: string; after: string }) {
   const diff = useMemo(() => diffTrace(before, after), [before, after]);
@@ -47,7 +62,13 @@ export function ReviewHistory({ events }: { events: AnnotationEventRow[] }) {
                   · {clock(e.createdAt, now)} ({ago(e.createdAt, now)})
                 </span>
               </span>
-              {e.action === "edit" && e.before !== null && e.after !== null ? (
+              {outcomeChanges(e.diff).length ? (
+                <span className="hint" data-testid="history-fields">
+                  {" "}
+                  · {outcomeChanges(e.diff).join(" · ")}
+                </span>
+              ) : null}
+              {(e.action === "edit" || e.action === "undo") && e.before !== null && e.after !== null ? (
                 <EventChange before={e.before} after={e.after} />
               ) : null}
             </li>

@@ -1,7 +1,11 @@
 import styles from "../annotations.module.css";
+import { modelOf } from "../lib/prediction";
 import type { LockState } from "../lib/useItemLock";
 import type { useReview } from "../lib/useReview";
 import type { AnnotationDetail } from "../types";
+import { CorrectionEditor } from "./CorrectionEditor";
+import { ItemPeople } from "./ItemPeople";
+import { OutcomeCorrections } from "./OutcomeCorrections";
 import { ReviewHeader } from "./ReviewHeader";
 import { ReviewHistory } from "./ReviewHistory";
 import { ReviewNotice } from "./ReviewNotice";
@@ -19,7 +23,10 @@ interface Props {
   review: ReturnType<typeof useReview>;
 }
 
-/** The trace on screen: its header and actions, the trace beside its correction, its step and its history. */
+/**
+ * The item on screen: its header and actions, the reasoning beside its correction, the editor of the whole
+ * prediction while one is written (else the corrected outcome), its step and its history.
+ */
 export function ReviewPane({ item, error, listed, position, total, lock, review }: Props) {
   return (
     <div className={styles.detail}>
@@ -34,16 +41,26 @@ export function ReviewPane({ item, error, listed, position, total, lock, review 
             nudge={review.lockNudge}
             busy={review.busy}
             onAction={review.act}
+            onUndo={review.undo}
           />
+          <ItemPeople item={item} />
           <ReviewNotice notice={review.notice} />
-          <TraceReview
-            item={item}
-            draft={review.draft}
-            saving={review.busy}
-            onDraft={review.setDraft}
-            onSave={review.save}
-            onCancel={() => review.setDraft(null)}
-          />
+          <TraceReview item={item} editing={review.draft?.reasoning ?? null} />
+          {review.draft ? (
+            <CorrectionEditor
+              model={modelOf(item)}
+              draft={review.draft}
+              status={review.draftStatus}
+              restoredAt={review.restoredAt}
+              saving={review.busy}
+              canSave={lock.kind === "held"}
+              onDraft={review.setDraft}
+              onSave={() => void review.save()}
+              onCancel={review.cancel}
+            />
+          ) : (
+            <OutcomeCorrections item={item} />
+          )}
           <StepContext item={item} />
           <ReviewHistory events={item.events} />
         </>

@@ -8,25 +8,20 @@ import type { AnnotationDetail } from "../types";
 
 interface Props {
   item: AnnotationDetail;
-  /** The draft while the editor is open, else null. */
-  draft: string | null;
-  saving: boolean;
-  onDraft: (text: string) => void;
-  onSave: () => void;
-  onCancel: () => void;
+  /** The reasoning being written while the editor is open, else null. */
+  editing: string | null;
 }
 
 /**
- * The teacher's trace beside the correction, word-level differences marked on both sides. While editing, the
- * right side is the editor and the marks follow the draft as it is typed.
+ * The teacher's reasoning beside the correction, word-level differences marked on both sides. While a correction
+ * is being written, the marks follow it as it is typed (the editor is below).
  */
-export function TraceReview({ item, draft, saving, onDraft, onSave, onCancel }: Props) {
-  const corrected = useDeferredValue(draft ?? item.correction);
+export function TraceReview({ item, editing }: Props) {
+  const corrected = useDeferredValue(editing ?? item.correction);
   const diff = useMemo(
     () => (corrected === null ? null : diffTrace(item.teacherText, corrected)),
     [item.teacherText, corrected],
   );
-  const editing = draft !== null;
   return (
     <section className="panel" aria-label="Reasoning trace">
       <div className={styles.head} style={{ marginBottom: 10 }}>
@@ -34,7 +29,7 @@ export function TraceReview({ item, draft, saving, onDraft, onSave, onCancel }: 
         <span className="hint" data-testid="diff-summary">
           {diff && !diff.identical
             ? `${diff.removedWords} word${diff.removedWords === 1 ? "" : "s"} removed · ${diff.addedWords} added`
-            : editing
+            : editing !== null
               ? "no changes yet"
               : null}
         </span>
@@ -53,66 +48,23 @@ export function TraceReview({ item, draft, saving, onDraft, onSave, onCancel }: 
         </div>
         <div className={styles.side}>
           <div className={styles.label}>
-            <span>{editing ? "Your correction" : "Correction"}</span>
-            {item.correction !== null && !editing && item.status !== "edited" ? (
+            <span>{editing !== null ? "Your correction" : "Correction"}</span>
+            {item.correction !== null && editing === null && item.status !== "edited" ? (
               <span style={{ textTransform: "none", letterSpacing: 0, fontWeight: 400 }}>
                 not applied ({item.status})
               </span>
             ) : null}
           </div>
-          {editing ? (
-            <>
-              <textarea
-                className={styles.editor}
-                aria-label="Correction"
-                rows={Math.min(16, Math.max(6, Math.ceil(draft.length / 56)))}
-                // biome-ignore lint/a11y/noAutofocus: the editor opens on a key press to be typed into
-                autoFocus
-                value={draft}
-                onChange={(e) => onDraft(e.target.value)}
-                onFocus={(e) => e.currentTarget.setSelectionRange(draft.length, draft.length)}
-                onKeyDown={(e) => {
-                  if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) {
-                    e.preventDefault();
-                    onSave();
-                  } else if (e.key === "Escape") {
-                    e.preventDefault();
-                    onCancel();
-                  }
-                }}
-              />
-              {diff && !diff.identical ? (
-                <>
-                  <div className={styles.label} style={{ marginTop: 10 }}>
-                    Changes
-                  </div>
-                  <pre className="text" data-testid="trace-corrected">
-                    <DiffText segments={diff.corrected} changedClass={styles.added} />
-                  </pre>
-                </>
-              ) : null}
-              <div className={styles.editorBar}>
-                <span className="hint">
-                  <kbd>Ctrl</kbd>/<kbd>⌘</kbd>+<kbd>Enter</kbd> save · <kbd>Esc</kbd> cancel
-                </span>
-                <span className="row" style={{ gap: 6, flexWrap: "nowrap" }}>
-                  <button type="button" onClick={onCancel}>
-                    Cancel
-                  </button>
-                  <button type="button" className="primary" disabled={saving} onClick={onSave}>
-                    {saving ? "Saving…" : "Save correction"}
-                  </button>
-                </span>
-              </div>
-            </>
-          ) : diff ? (
+          {diff && !diff.identical ? (
             <pre className="text" data-testid="trace-corrected">
               <DiffText segments={diff.corrected} changedClass={styles.added} />
             </pre>
           ) : (
             <div className={styles.empty}>
               <span>
-                No correction. Press <kbd>e</kbd> to edit the trace, <kbd>a</kbd> if it is right.
+                {editing !== null
+                  ? "Write the corrected reasoning below."
+                  : "No correction of the reasoning. Press e to correct the prediction, a if it is right."}
               </span>
             </div>
           )}

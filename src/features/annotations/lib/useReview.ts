@@ -1,10 +1,12 @@
 "use client";
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import type { ReviewAction } from "@/shared/enums";
 import { useTRPC } from "@/trpc/react";
 import type { AnnotationDetail } from "../types";
+import { draftOf, parseReward } from "./prediction";
+import { useCorrectionDraft } from "./useCorrectionDraft";
 import type { useItemLock } from "./useItemLock";
 
 /** How a review action is named when the queue says why it did nothing. */
@@ -12,8 +14,10 @@ const ACTION_NAMES: Record<ReviewAction, string> = {
   accept: "Accept (a)",
   edit: "Edit (e)",
   reject: "Reject (r)",
-  reopen: "Reopen (u)",
+  reopen: "Reopen",
 };
+
+const UNDONE: Record<string, string> = { accept: "accept", edit: "correction", reject: "reject" };
 
 /** A message under the review header: a plain answer to a key that did nothing, or a refusal from the server. */
 export interface Notice {
@@ -26,33 +30,38 @@ interface Options {
   selectedId: string | null;
   canReview: boolean;
   lock: ReturnType<typeof useItemLock>;
+  /** An undo put this item back: the queue shows it. */
+  onUndone: (id: string) => void;
 }
 
 /**
- * Reviewing the trace on screen: the actions (a, e, r, u), the correction being written, and what the queue says
- * when an action did nothing (no lock yet, nothing to reopen) or the server refused it.
+ * Reviewing the item on screen: the actions (a, e, r, and u to undo the last of them), the correction being
+ * written (autosaved as a draft), and what the queue says when an action did nothing or the server refused it.
  */
-export function useReview({ item, selectedId, canReview, lock }: Options) {
+export function useReview({ item, selectedId, canReview, lock, onUndone }: Options) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const [draft, setDraft] = useState<string | null>(null);
+  const drafts = useCorrectionDraft(selectedId, canReview);
   const [notice, setNotice] = useState<Notice | null>(null);
   const [lockNudge, setLockNudge] = useState<string | null>(null);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: a draft and a notice belong to the trace they began on
+  /** The item an undo just brought back: its notice ("Undid your reject") is about it, so it stays. */
+  const noticeFor = useRef<string | null>(null);
+  // A notice belongs to the item it was said on.
   useEffect(() => {
-    setDraft(null);
-    setNotice(null);
+    if (noticeFor.current !== selectedId) setNotice(null);
+    noticeFor.current = null;
     setLockNudge(null);
   }, [selectedId]);
   // Once the lock is ours, "waits for the lock" no longer holds.
   useEffect(() => {
     if (lock.state.kind === "held") setLockNudge(null);
   }, [lock.state.kind]);
+  const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.annotations.pathKey() });
 
   const review = useMutation(
     trpc.annotations.review.mutationOptions({
       onSuccess: () => {
-        setDraft(null);
+        drafts.closeSaved();
         setNotice(null);
       },
       onError: (error) => {
@@ -63,7 +72,22 @@ export function useReview({ item, selectedId, canReview, lock }: Options) {
         }
         setNotice({ tone: "error", text: error.message });
       },
-      onSettled: () => queryClient.invalidateQueries({ queryKey: trpc.annotations.pathKey() }),
+      onSettled: refresh,
+    }),
+  );
+  const undo = useMutation(
+    trpc.annotations.undo.mutationOptions({
+      onSuccess: (result) => {
+        noticeFor.current = result.annotation.id;
+        onUndone(result.annotation.id);
+        setNotice({
+          tone: "info",
+          text: `Undid your ${UNDONE[result.undone] ?? result.undone}: the item is ${result.annotation.status} again.`,
+        });
+      },
+      onError: (error) =>
+        setNotice({ tone: error.data?.code === "BAD_REQUEST" ? "info" : "error", text: error.message }),
+      onSettled: refresh,
     }),
   );
 
@@ -71,20 +95,44 @@ export function useReview({ item, selectedId, canReview, lock }: Options) {
     if (!item || !canReview || review.isPending) return;
     // Nothing to ask the server: a pending trace has nothing to reopen, whoever holds it.
     if (action === "reopen" && item.status === "pending")
-      return setNotice({
-        tone: "info",
-        text: "This trace is already pending: there is nothing to reopen. Reopen (u) puts an accepted, edited or rejected trace back in the queue.",
-      });
+      return setNotice({ tone: "info", text: "This trace is already pending: there is nothing to reopen." });
     if (lock.state.kind !== "held") {
       setNotice(null);
       return setLockNudge(ACTION_NAMES[action]);
     }
-    if (action === "edit") return setDraft(item.correction ?? item.teacherText);
+    if (action === "edit") return drafts.open(draftOf(item));
     review.mutate({ id: item.id, action });
   };
-  const save = () => {
+  const save = async () => {
+    const draft = drafts.draft;
     if (!item || !canReview || draft === null) return;
-    review.mutate({ id: item.id, action: "edit", correction: draft });
+    const reward = parseReward(draft.reward);
+    if (!reward.ok) return setNotice({ tone: "error", text: reward.message });
+    await drafts.settle();
+    review.mutate({
+      id: item.id,
+      action: "edit",
+      correction: {
+        reasoning: draft.reasoning,
+        nextState: draft.nextState,
+        reward: reward.value,
+        done: draft.done,
+      },
+    });
   };
-  return { draft, setDraft, notice, lockNudge, busy: review.isPending, act, save };
+  return {
+    draft: drafts.draft,
+    draftStatus: drafts.status,
+    restoredAt: drafts.restoredAt,
+    setDraft: drafts.change,
+    cancel: drafts.discard,
+    notice,
+    lockNudge,
+    busy: review.isPending || undo.isPending,
+    act,
+    save,
+    undo: () => {
+      if (canReview && !undo.isPending) undo.mutate();
+    },
+  };
 }
