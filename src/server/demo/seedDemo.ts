@@ -14,6 +14,9 @@ export const DEMO_COLLECTIONS: CollectOptions[] = [
   { domain: "household", policy: "expert", episodes: 150, split: "train", epsilon: 0, seed: 1, offset: 0 },
   { domain: "household", policy: "noisy", episodes: 100, split: "train", epsilon: 0.3, seed: 2, offset: 150 },
   { domain: "household", policy: "random", episodes: 50, split: "train", epsilon: 1, seed: 3, offset: 250 },
+  { domain: "office", policy: "expert", episodes: 150, split: "train", epsilon: 0, seed: 1, offset: 0 },
+  { domain: "office", policy: "noisy", episodes: 100, split: "train", epsilon: 0.3, seed: 2, offset: 150 },
+  { domain: "office", policy: "random", episodes: 50, split: "train", epsilon: 1, seed: 3, offset: 250 },
 ];
 
 /**

@@ -85,7 +85,7 @@ export const ResetData = z
       .optional()
       .describe("a GRPO group key: every reset naming it in the run gets the same task"),
     domain: DomainName.optional().describe(
-      "shop, household, or a domain imported as logs (synthetic mode only); the run's domain when absent",
+      "shop, household, office, or a domain imported as logs (synthetic mode only); the run's domain when absent",
     ),
     mode: z.enum(ENV_MODES).optional().describe("real or synthetic; the run's when absent"),
     policy_version: z

@@ -1,4 +1,5 @@
 import { ImportedDomain } from "@/core/envs/imported/importedDomain";
+import { REAL_DOMAIN_NAMES } from "@/core/envs/names";
 import type { Split, Task } from "@/core/types";
 import type { Db } from "../db";
 import type { StoredTransition } from "./lanceSchema";
@@ -16,7 +17,7 @@ export async function loadImportedDomain(db: Db, name: string): Promise<Imported
   });
   if (rows.length === 0)
     throw new Error(
-      `unknown domain "${name}": it is not built in (shop, household) and no trajectories were imported under it`,
+      `unknown domain "${name}": it is not built in (${REAL_DOMAIN_NAMES.join(", ")}) and no trajectories were imported under it`,
     );
   const tasks: Task[] = rows.map((r) => ({
     id: r.id,

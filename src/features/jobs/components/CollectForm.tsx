@@ -2,13 +2,14 @@
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
+import { REAL_DOMAIN_LABELS, REAL_DOMAIN_NAMES, type RealDomainName } from "@/core/envs/names";
 import { useTRPC } from "@/trpc/react";
 
 /** A job that plays a real environment with a chosen policy and stores the episodes as offline data. */
 export function CollectForm() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const [domain, setDomain] = useState<"shop" | "household">("shop");
+  const [domain, setDomain] = useState<RealDomainName>("shop");
   const [policy, setPolicy] = useState<"expert" | "random" | "noisy">("expert");
   const [episodes, setEpisodes] = useState(50);
   const collect = useMutation(
@@ -22,9 +23,12 @@ export function CollectForm() {
       <div className="filters">
         <label className="field">
           Domain
-          <select value={domain} onChange={(e) => setDomain(e.target.value as "shop" | "household")}>
-            <option value="shop">shop (WebShop)</option>
-            <option value="household">household (ALFWorld)</option>
+          <select value={domain} onChange={(e) => setDomain(e.target.value as RealDomainName)}>
+            {REAL_DOMAIN_NAMES.map((name) => (
+              <option key={name} value={name}>
+                {REAL_DOMAIN_LABELS[name]}
+              </option>
+            ))}
           </select>
         </label>
         <label className="field">

@@ -68,7 +68,7 @@ describeEachDatabase("domains router and launching in an imported domain", (dial
 
   it("lists the built-in domains, then imported ones with their logged tasks and whether they can be trained on", async () => {
     const caller = createCaller(signedIn(t.db));
-    expect((await caller.domains.list()).map((d) => d.name)).toEqual(["shop", "household"]);
+    expect((await caller.domains.list()).map((d) => d.name)).toEqual(["shop", "household", "office"]);
     await importTrajectoriesFile(t.db, sample("web-admin.jsonl"));
     await importTrajectoriesFile(t.db, sample("web-navigation.jsonl"));
     const listed = await caller.domains.list();
