@@ -1,7 +1,7 @@
 "use client";
 
 import { useChartSettings } from "../chart/ChartSettings";
-import { SMOOTHING_MAX } from "../chart/smoothing";
+import { SMOOTHING_MAX, smoothingOf } from "../chart/smoothing";
 import { formatX, X_LABELS, X_MODES, xModeOf } from "../chart/xAxis";
 import styles from "../runs.module.css";
 
@@ -10,7 +10,7 @@ export function ChartControls() {
   const { xMode, smoothing, zoom, setXMode, setSmoothing, setZoom } = useChartSettings();
   return (
     <div className={styles.chartControls} data-testid="chart-controls">
-      <label>
+      <label className={styles.control}>
         X axis
         <select value={xMode} onChange={(e) => setXMode(xModeOf(e.target.value))}>
           {X_MODES.map((m) => (
@@ -20,17 +20,30 @@ export function ChartControls() {
           ))}
         </select>
       </label>
-      <label title="exponential moving average, as TensorBoard's; the raw values stay faint behind">
+      <label
+        className={styles.control}
+        title="exponential moving average, as TensorBoard's; the raw values stay faint behind"
+      >
         Smoothing
         <input
           type="range"
+          aria-label="Smoothing"
           min={0}
           max={SMOOTHING_MAX}
           step={0.01}
           value={smoothing}
           onChange={(e) => setSmoothing(Number(e.target.value))}
         />
-        <output data-testid="smoothing-value">{smoothing.toFixed(2)}</output>
+        <input
+          type="number"
+          aria-label="Smoothing weight"
+          className={styles.smoothingNumber}
+          min={0}
+          max={SMOOTHING_MAX}
+          step={0.05}
+          value={smoothing}
+          onChange={(e) => setSmoothing(smoothingOf(e.target.value))}
+        />
       </label>
       <span className="hint">Drag across a chart to zoom.</span>
       {zoom ? (

@@ -71,6 +71,7 @@ export function RunHeader({
       <p className="sub" style={{ margin: 0 }}>
         {methodLabelOf(r.method)} · {r.algorithm.toUpperCase()} · {r.domain} · created{" "}
         {r.createdAt.toLocaleString()}
+        {r.createdBy ? ` by ${r.createdBy}` : ""}
         {r.finishedAt ? ` · finished ${r.finishedAt.toLocaleString()}` : ""}
         {took !== null ? ` · took ${seconds(took)}` : ""} · <span className="mono">{r.id}</span>
       </p>

@@ -28,7 +28,7 @@ export function RunRow({ run, selected, highlighted, onToggle }: Props) {
       </td>
       <td>
         <div className={styles.nameCell}>
-          <Link href={`/runs/${run.id}`} title={`${run.name} (${run.id})`}>
+          <Link href={`/runs/${run.id}`} title={`${run.name} (${run.id})`} data-testid="run-name">
             {run.name}
           </Link>
           <small>

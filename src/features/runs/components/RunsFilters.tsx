@@ -25,7 +25,7 @@ function Choice({
   onChange: (v: string) => void;
 }) {
   return (
-    <label>
+    <label className={styles.control}>
       {label}
       <select value={value} onChange={(e) => onChange(e.target.value)}>
         <option value="">any</option>
@@ -78,7 +78,7 @@ export function RunsFilters({ query, options, onChange }: Props) {
         onChange={(algorithm) => set({ algorithm })}
       />
       <Choice label="Tag" value={query.tag} values={options.tag} onChange={(tag) => set({ tag })} />
-      <label>
+      <label className={styles.control}>
         Sort
         <select value={query.sort} onChange={(e) => set({ sort: e.target.value as RunsQuery["sort"] })}>
           {RUN_SORTS.map((s) => (
