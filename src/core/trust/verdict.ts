@@ -180,7 +180,7 @@ const rewardError: Rule = ({ fidelity: f }) =>
   f.rewardMAE <= MAX_REWARD_MAE
     ? null
     : {
-        reason: `The experience model's reward is off by ${f.rewardMAE.toFixed(2)} per held-out step on average (at most ${MAX_REWARD_MAE} is acceptable).`,
+        reason: `The experience model's reward is off by ${f.rewardMAE.toFixed(4)} per held-out step on average (at most ${MAX_REWARD_MAE} is acceptable).`,
       };
 
 const terminalRewardError: Rule = ({ fidelity: f }) => {
@@ -196,7 +196,7 @@ const terminalRewardError: Rule = ({ fidelity: f }) => {
         ? "too much"
         : "too much and too little";
   return {
-    reason: `At the end of held-out episodes the experience model's reward is off by ${f.terminalRewardMAE.toFixed(2)} on average, paying ${way} (at most ${MAX_TERMINAL_REWARD_MAE} is acceptable): the outcome reward policies learn from is unreliable.`,
+    reason: `At the end of held-out episodes the experience model's reward is off by ${f.terminalRewardMAE.toFixed(4)} on average, paying ${way} (at most ${MAX_TERMINAL_REWARD_MAE} is acceptable): the outcome reward policies learn from is unreliable.`,
   };
 };
 
