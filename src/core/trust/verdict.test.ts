@@ -111,12 +111,12 @@ describe("trustVerdict", () => {
     [
       "reward error",
       (x, e) => (x.fidelity.rewardMAE = MAX_REWARD_MAE + e),
-      /reward is off by 0\.150 per held-out step/,
+      /reward is off by 0\.1501 per held-out step/,
     ],
     [
       "terminal reward error",
       (x, e) => (x.fidelity.terminalRewardMAE = MAX_TERMINAL_REWARD_MAE + e),
-      /end of held-out episodes .* off by 0\.250 .* paying too little/,
+      /end of held-out episodes .* off by 0\.2501 .* paying too little/,
     ],
     [
       "confidence ranking",
