@@ -11,6 +11,8 @@ const ACTIONS: Record<string, string> = {
   "user.deactivate": "deactivated",
   "user.reactivate": "reactivated",
   "guidelines.edit": "edited the guidelines",
+  "annotations.assign": "assigned annotation work to",
+  "annotations.reassign": "reassigned annotation items to",
 };
 
 /** A short account of an entry's detail: a role change's from → to, a deactivation's reason. */
@@ -20,7 +22,11 @@ function detailOf(detail: unknown): string {
   if (typeof d.from === "string" && typeof d.to === "string") return `${d.from} → ${d.to}`;
   if (typeof d.reason === "string") return d.reason;
   if (typeof d.role === "string") return `as ${d.role}`;
-  return "";
+  // Anything else: its plain values, as "assigned 20 · overlapping 5".
+  return Object.entries(d)
+    .filter(([key, v]) => key !== "email" && (typeof v === "string" || typeof v === "number"))
+    .map(([key, v]) => `${key} ${v}`)
+    .join(" · ");
 }
 
 /** The admin audit log: who changed what about people and settings, newest first (admins only). */
