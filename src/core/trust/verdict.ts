@@ -23,10 +23,12 @@ export const MIN_SUCCESS_PRECISION = 0.7;
  */
 export const MIN_SUCCESS_RECALL = 0.5;
 /**
- * An untrained policy plays about as well as the logs' weakest random or noisy play. Its synthetic success more than
- * these 20 points above that play's logged success rate is the model paying for behaviour it should not.
+ * An untrained policy (uniform over its candidate actions) plays about as well as the logs' weakest random or noisy
+ * play. Its synthetic success more than 10 points above that play's logged success rate is the model paying for
+ * behaviour it should not. 10 points is about one and a half standard errors of the difference between a rate over
+ * 40 evaluation episodes and one over 30 logs near 10%: a model that pays fairly is rarely flagged by chance.
  */
-export const MAX_UNTRAINED_EXCESS = 0.2;
+export const MAX_UNTRAINED_EXCESS = 0.1;
 /**
  * A trained policy's synthetic success more than 15 points above the best logged behaviour's success rate claims
  * a policy learnt only from these logs beats every policy that wrote them: more likely the model's generosity.
