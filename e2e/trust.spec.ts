@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { shuffledNextStates } from "../src/core/trust/testing";
+import { screenshotPath } from "./support/screenshots";
 
 const DOMAIN = "admin-noise";
 const NAME = "researcher: DreamGym on logs nobody can predict";
@@ -64,7 +65,7 @@ test("a researcher imports logs the experience model cannot predict, and is told
   await expect(policies).toHaveCount(3);
   await expect(policies.filter({ hasText: "noisy-0.7" })).toContainText("10");
   await expect(page.getByTestId("run-final-proxy")).toContainText("%");
-  await page.screenshot({ path: "/tmp/trust-run.png", fullPage: true });
+  await page.screenshot({ path: screenshotPath("untrustworthy-run.png"), fullPage: true });
 
   // The runs list marks the run's proxies, with the reasons on hover.
   await page.goto("/runs");
@@ -72,5 +73,5 @@ test("a researcher imports logs the experience model cannot predict, and is told
   const badge = row.getByTestId("trust-badge");
   await expect(badge).toHaveText("untrustworthy");
   await expect(badge).toHaveAttribute("title", /of their words with the logged ones/);
-  await page.screenshot({ path: "/tmp/trust-runs.png" });
+  await page.screenshot({ path: screenshotPath("untrustworthy-runs.png") });
 });
