@@ -34,7 +34,10 @@ export function AdminLog() {
   const trpc = useTRPC();
   const log = useQuery(trpc.users.auditLog.queryOptions());
   return (
-    <section aria-label="Audit log" style={{ display: "grid", gap: 8 }}>
+    <section
+      aria-label="Audit log"
+      style={{ display: "grid", gridTemplateColumns: "minmax(0, 1fr)", gap: 8 }}
+    >
       <h2>Audit log</h2>
       {log.error ? <div className="error">{log.error.message}</div> : null}
       {log.data && log.data.length === 0 ? <p className="hint">No admin actions yet.</p> : null}

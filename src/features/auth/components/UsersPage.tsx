@@ -29,7 +29,7 @@ export function UsersPage() {
     setPending(null);
   };
   return (
-    <div style={{ display: "grid", gap: 14 }}>
+    <div style={{ display: "grid", gridTemplateColumns: "minmax(0, 1fr)", gap: 14 }}>
       <AddUser onAdded={actions.added} onError={(text) => actions.report({ kind: "error", text })} />
       {actions.status?.kind === "error" ? (
         <div className="error" role="alert">

@@ -10,7 +10,7 @@ import { JobsTable } from "./JobsTable";
 /** Getting data in (imports, offline collection), the replay buffer, the imports, and every job's status. */
 export function JobsPage() {
   return (
-    <div style={{ display: "grid", gap: 14 }}>
+    <div style={{ display: "grid", gridTemplateColumns: "minmax(0, 1fr)", gap: 14 }}>
       <div
         style={{
           display: "grid",
