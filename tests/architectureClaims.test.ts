@@ -34,9 +34,12 @@ describe("ARCHITECTURE.md's claims", () => {
     expect(listOf(columns![1]!)).toEqual(LANCE_COLUMNS.map((c) => c.name));
   });
 
-  it("says the replay buffer of a run grows with synthetic transitions only when offlineOnly is off, as the code does", async () => {
-    expect(page).toMatch(/added to the run's buffer only when\s+`experience\.offlineOnly` is off/);
+  it("says when the replay buffer of a run grows with synthetic transitions, and its default, as the code does", async () => {
+    const claim =
+      /only when `experience\.enrichBuffer` is on, the paper's enrichment; (on|off)\s+by default/.exec(page);
+    expect(claim, "the sentence on buffer enrichment").not.toBeNull();
     const { parseRunConfig } = await import("@/core/train/config");
-    expect(parseRunConfig({ method: "dreamgym", domain: "shop" }).experience.offlineOnly).toBe(true);
+    const { enrichBuffer } = parseRunConfig({ method: "dreamgym", domain: "shop" }).experience;
+    expect(claim![1]).toBe(enrichBuffer ? "on" : "off");
   });
 });

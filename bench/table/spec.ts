@@ -210,6 +210,14 @@ export function tableRows(domain: Domain, scale: Scale, seed: number): TableRow[
         algorithm,
         config: { ...dreamgym, curriculum: { taskGeneration: false } },
       },
+      // DreamGym's generator is blind (seed instructions alone); this one reads the real shop's catalog and checks
+      // each variation with its goal checker, which no generator of a domain without an environment could do.
+      {
+        key: `grounded-generator/${algorithm}`,
+        label: `DreamGym, grounded task generation: reads the real environment (${algorithm.toUpperCase()})`,
+        algorithm,
+        config: { ...dreamgym, curriculum: { generator: "grounded" } },
+      },
       // Not the paper's: pessimism where the experience model is unsure (MOPO's reward penalty), off by default.
       {
         key: `pessimism/${algorithm}`,

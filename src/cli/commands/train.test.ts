@@ -35,7 +35,7 @@ describe("train --set", () => {
       // Behaviour cloning needs no offline data in the database: the expert demonstrates on the spot.
       const { stdout } = await run(
         "--config",
-        "configs/household-bc-quick.json",
+        "configs/quick/household-bc.json",
         "--set",
         "demonstrations=5",
         "--set",
@@ -51,7 +51,7 @@ describe("train --set", () => {
         overrides: ["demonstrations=5", "evaluation.episodes=2", "bc.epochs=3"],
       });
       await expect(
-        run("--config", "configs/household-bc-quick.json", "--set", "bc.epochz=3"),
+        run("--config", "configs/quick/household-bc.json", "--set", "bc.epochz=3"),
       ).rejects.toThrow(/bc[\s\S]*epochz/);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });

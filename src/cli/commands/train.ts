@@ -51,7 +51,7 @@ export function registerTrainCommands(program: Command) {
   program
     .command("train")
     .description("train a policy with DreamGym, DreamGym-S2R or a comparison method; ends with one JSON line")
-    .requiredOption("--config <file>", "run config (JSON), e.g. configs/shop-dreamgym-grpo-quick.json")
+    .requiredOption("--config <file>", "run config (JSON), e.g. configs/quick/shop-dreamgym-grpo.json")
     .option(
       "--set <key=value>",
       "override one setting by its dotted path (repeatable), e.g. --set grpo.klBeta=0.04 --set seed=3",

@@ -3,11 +3,19 @@
  * schema and validator, plus the rules that keep variations out of the held-out test set), and the task a valid
  * goal becomes, with its lineage.
  */
-import { REAL_DOMAIN_NAMES } from "../envs/names";
+import type { RealDomainName } from "../envs/names";
 import type { Task } from "../types";
 
-/** Domains whose goals have a schema to check variations against: the built-in real ones. */
-export const CURRICULUM_DOMAINS = REAL_DOMAIN_NAMES;
+/**
+ * Domains with a grounded task generator: built-in domains whose goals have a schema, a catalog or world to draw
+ * from and a checker, so that variations are goals the real environment can score. Any other domain (imported,
+ * remote, a built-in one without these) is varied blind only (blindVariations.ts).
+ */
+export const CURRICULUM_DOMAINS = [
+  "shop",
+  "household",
+  "office",
+] as const satisfies readonly RealDomainName[];
 export type CurriculumDomain = (typeof CURRICULUM_DOMAINS)[number];
 
 export type CurriculumGoalCheck<G> = { ok: true; goal: G } | { ok: false; errors: string[] };

@@ -4,7 +4,10 @@ import { householdTaskGenerator } from "./householdVariations";
 import { officeTaskGenerator } from "./officeVariations";
 import { shopTaskGenerator } from "./shopVariations";
 
-/** The embedded (no model, deterministic under the rng) task generator of a domain. */
+/**
+ * The grounded embedded task generator of a domain (operators over goals drawn from the real environment's catalog
+ * or room generator, each checked by the domain's goal checker); deterministic under the rng.
+ */
 export function embeddedTaskGenerator(domain: CurriculumDomain): TaskGenerator {
   switch (domain) {
     case "shop":

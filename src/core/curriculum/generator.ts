@@ -6,6 +6,13 @@
 import type { Task } from "../types";
 import { hashString, type Rng } from "../util/random";
 
+/**
+ * Who writes a run's variations (RunConfig curriculum.generator): from the seed instructions alone, or reading the
+ * real environment (a built-in domain's catalog, room generator and goal checker).
+ */
+export const TASK_GENERATORS = ["blind", "grounded"] as const;
+export type TaskGeneratorKind = (typeof TASK_GENERATORS)[number];
+
 export interface TaskGenerator {
   readonly name: string;
   /**

@@ -1,5 +1,7 @@
 import { z } from "zod";
 import { BACKENDS } from "../backends";
+import { CURRICULUM_DOMAINS, isCurriculumDomain } from "../curriculum/domainGoals";
+import { TASK_GENERATORS } from "../curriculum/generator";
 import { DomainName, REAL_DOMAIN_NAMES } from "../envs/names";
 import { oracleProblem } from "../experience/oracle";
 import { BC_DEFAULTS } from "../rl/bc";
@@ -84,8 +86,15 @@ export const RunConfigFields = z.strictObject({
       historyWindow: z.number().int().min(0).max(100).default(4),
       /** false is the paper's "w/o reasoning". */
       reasoning: z.boolean().default(true),
-      /** Retrieve only real (offline) experience, not the run's own synthetic transitions. */
-      offlineOnly: z.boolean().default(true),
+      /**
+       * Buffer enrichment (paper §4.1: the replay buffer is "continuously enriched" with the synthetic transitions
+       * the model writes). On: each synthetic iteration's transitions join the run's replay buffer, the in-memory
+       * one the run retrieves from (server/replay/offlineBuffer.ts; LanceDB is the UI's copy and is not read by
+       * training), so later steps may retrieve them beside the offline data. Off: retrieval reads the offline data
+       * (and, with experimental.learnFromReal, the run's real transitions) alone. Either way every synthetic step
+       * is stored with the run. Measured on validation tasks: docs/experiments.md "Buffer enrichment".
+       */
+      enrichBuffer: z.boolean().default(false),
     })
     .prefault({}),
   curriculum: z
@@ -95,6 +104,15 @@ export const RunConfigFields = z.strictObject({
        * Unset: the method's default (METHODS[method].taskGenerationByDefault: on for DreamGym, off for real-env).
        */
       taskGeneration: z.boolean().optional(),
+      /**
+       * Who writes the variations. "blind" (paper §4.3): new instructions from the seed tasks' instructions alone
+       * (curriculum/blindVariations.ts), in any domain; nothing checks them against the real environment, whose
+       * goal they do not have, so they play in the synthetic environment only. "grounded": reads the real
+       * environment (the shop's catalog and goal checker, the household's room generator, the office's world) to
+       * write goals the real environment can score; built-in domains only (curriculum/domainGoals.ts). Unset: "blind", or "grounded" with the openai
+       * task generator, which writes goals that the domain's schema checks.
+       */
+      generator: z.enum(TASK_GENERATORS).optional(),
       /** Upper bound on the share of generated tasks per batch (λ). */
       lambda: z.number().min(0).max(1).default(0.25),
       parentsPerIteration: z.number().int().min(0).max(100).default(2),
@@ -249,6 +267,19 @@ export const RunConfig = z
       });
     const oracle = oracleProblem(config.experimental.oracle);
     if (oracle) ctx.addIssue({ code: "custom", path: ["experimental", "oracle"], message: oracle });
+    const generator = config.curriculum.generator;
+    if (generator === "blind" && config.backends.taskGenerator === "openai")
+      ctx.addIssue({
+        code: "custom",
+        path: ["curriculum", "generator"],
+        message: `the openai task generator writes goals that the real domain's schema checks: it is grounded; set curriculum.generator to "grounded" or backends.taskGenerator to "embedded"`,
+      });
+    if (generator === "grounded" && !isCurriculumDomain(config.domain))
+      ctx.addIssue({
+        code: "custom",
+        path: ["curriculum", "generator"],
+        message: `the grounded task generator reads a built-in environment (${CURRICULUM_DOMAINS.join(", ")}), and "${config.domain}" is not one: use "blind"`,
+      });
     if (config.evaluation.judge && (REAL_DOMAIN_NAMES as readonly string[]).includes(config.domain))
       ctx.addIssue({
         code: "custom",
@@ -258,7 +289,13 @@ export const RunConfig = z
   })
   .transform((config) => ({
     ...config,
-    curriculum: { ...config.curriculum, taskGeneration: taskGeneration(config) },
+    curriculum: {
+      ...config.curriculum,
+      taskGeneration: taskGeneration(config),
+      generator:
+        config.curriculum.generator ??
+        (config.backends.taskGenerator === "openai" ? ("grounded" as const) : ("blind" as const)),
+    },
   }));
 export type RunConfig = z.output<typeof RunConfig>;
 

@@ -10,10 +10,11 @@ export function experienceSettings(config: RunConfig): ExperienceSettings {
     k: experience.k,
     historyWindow: experience.historyWindow,
     reasoning: experience.reasoning,
-    // What the real environment produced: the offline logs, and the run's own real transitions when it learns them.
-    ...(experience.offlineOnly
-      ? { sources: experimental.learnFromReal ? [...REAL_ENV_SOURCES] : ["offline" as const] }
-      : {}),
+    // Without enrichment, what the real environment produced: the offline logs, and the run's own real
+    // transitions when it learns them. With it, every source the run's buffer holds, its synthetic ones too.
+    ...(experience.enrichBuffer
+      ? {}
+      : { sources: experimental.learnFromReal ? [...REAL_ENV_SOURCES] : ["offline" as const] }),
     ...(experimental.pessimism.mode !== "off" ? { pessimism: experimental.pessimism } : {}),
     ...(oracleOn(experimental.oracle) ? { oracle: experimental.oracle } : {}),
   };

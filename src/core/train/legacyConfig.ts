@@ -1,10 +1,11 @@
 import type { z } from "zod";
+import { isRealDomainName } from "../envs/names";
 
 /**
  * Run configs stored before the settings were grouped (every stored run keeps its whole resolved config), read in
  * today's shape: the experiments move under `experimental`, and the switches that were removed after they lost on
- * validation (docs/experiments.md) are dropped while they hold the value that left them off. A stored run that
- * turned one on cannot be read as it ran, and says so.
+ * validation (docs/experiments.md) are dropped while they hold the value that left them off, and `offlineOnly`
+ * becomes its two settings. A stored run that turned a removed switch on cannot be read as it ran, and says so.
  */
 const MOVED_FROM_EXPERIENCE = ["learnFromReal", "pessimism", "oracle"] as const;
 
@@ -28,6 +29,19 @@ export function upgradeStoredConfig(value: unknown, ctx: z.core.$RefinementCtx):
     experimental.realInterleave ??= out.realInterleave;
     delete out.realInterleave;
     moved = true;
+  }
+  if (isRecord(out.experience) && "offlineOnly" in out.experience) {
+    // `offlineOnly` said two things at once: retrieve the offline data alone, and add no synthetic transition to
+    // the buffer. Its "off" is buffer enrichment. A config that had it is from before the blind task generator,
+    // when a built-in domain's variations were always grounded (imported and remote ones were already blind).
+    const { offlineOnly, ...experience } = out.experience;
+    out.experience = { ...experience, enrichBuffer: offlineOnly === false };
+    const curriculum = isRecord(out.curriculum) ? out.curriculum : {};
+    if (!("generator" in curriculum))
+      out.curriculum = {
+        ...curriculum,
+        generator: isRealDomainName(String(out.domain)) ? "grounded" : "blind",
+      };
   }
   if (isRecord(out.experience)) {
     const experience = { ...out.experience };

@@ -160,9 +160,8 @@ function iterationDeps(
     );
   const { phases } = METHODS[config.method];
   const s2r = phases.some((p) => p.phase === "synthetic") && phases.some((p) => p.phase === "real");
-  // Real rollouts join the buffer when the model learns them. Synthetic ones join it only where retrieval may
-  // return them (offlineOnly off): otherwise they could never be read, and adding them costs a fifteenth of the
-  // loop.
+  // Real rollouts join the buffer when the model learns them; synthetic ones when the run enriches its buffer
+  // (otherwise retrieval could never return them, and adding them costs a fifteenth of the loop).
   const learnsReal = s2r && config.experimental.learnFromReal;
   const learnFromReal = {
     add: async (transitions: Transition[]) => {
@@ -171,9 +170,9 @@ function iterationDeps(
     },
   };
   const buffer = synthetic
-    ? config.experience.offlineOnly
-      ? undefined
-      : deps.buffer
+    ? config.experience.enrichBuffer
+      ? deps.buffer
+      : undefined
     : learnsReal
       ? learnFromReal
       : undefined;
@@ -191,9 +190,13 @@ function iterationDeps(
   };
 }
 
-/** The tasks a phase's environment can play: a real phase only those its real environment has (RealDomain.playable). */
+/**
+ * The tasks a phase's environment can play: a real phase only those its real environment has (RealDomain.playable;
+ * where a domain does not say, the tasks with a goal it can score, so not the blind generator's variations).
+ */
 function playablePool(domain: RunDeps["domain"], source: TrajectorySource, pool: Task[]): Task[] {
-  if (source !== "real" || !("playable" in domain) || !domain.playable) return pool;
+  if (source !== "real") return pool;
+  if (!("playable" in domain) || !domain.playable) return pool.filter((task) => task.goal !== undefined);
   const { playable } = domain;
   return pool.filter((task) => playable.call(domain, task));
 }

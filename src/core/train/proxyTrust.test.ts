@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { expect, it } from "vitest";
-import { importedTaskGenerator } from "../curriculum/importedVariations";
+import { blindTaskGenerator, trainInstructions } from "../curriculum/blindVariations";
 import { importedFromJsonl } from "../trust/testing";
 import { parseRunConfig } from "./config";
 import { runTraining } from "./run";
@@ -24,7 +24,7 @@ it("a run in an imported domain reports, beside its proxies, how far they can be
     domain,
     buffer,
     model,
-    generator: importedTaskGenerator(domain),
+    generator: blindTaskGenerator(domain.name, trainInstructions(domain)),
     onIteration: async (report) => {
       if (report.evaluation)
         evaluations.push({ iteration: report.iteration, trust: report.evaluation.proxy?.trust });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { blindTaskGenerator, trainInstructions } from "../curriculum/blindVariations";
 import { embeddedTaskGenerator } from "../curriculum/embedded";
-import { importedTaskGenerator } from "../curriculum/importedVariations";
 import { household } from "../envs/household";
 import { shop } from "../envs/shop";
 import { RetrievalExperienceModel } from "../experience/retrieval/retrievalModel";
@@ -395,7 +395,7 @@ describe("runTraining", () => {
       domain,
       buffer,
       model: new RetrievalExperienceModel({ reasoning: true }),
-      generator: importedTaskGenerator(domain),
+      generator: blindTaskGenerator(domain.name, trainInstructions(domain)),
     };
     const reports: IterationReport[] = [];
     const result = await runTraining(config("dreamgym"), {

@@ -3,7 +3,7 @@ import { isImportedDomain } from "../envs/trainingDomain";
 import { SyntheticEnvironment } from "../experience/synthetic";
 import { loadCheckpoint, saveCheckpoint } from "../policy/checkpoint";
 import { LinearPolicy } from "../policy/linearPolicy";
-import type { Environment, Task } from "../types";
+import type { Environment, Observation, Task } from "../types";
 import { behaviourClone } from "./behaviourClone";
 import type { RunConfig } from "./config";
 import { type EvaluationResult, evaluatePolicy } from "./evaluate";
@@ -13,6 +13,7 @@ import { clones, METHODS } from "./methods";
 import { proxyEvaluation } from "./proxyEvaluation";
 import { proxyTrust } from "./proxyTrust";
 import type { RunDeps } from "./runTypes";
+import { startStates } from "./startState";
 
 /** What every phase of a run and its evaluations share: the policy, its environments and its held-out tasks. */
 export interface RunContext {
@@ -109,10 +110,11 @@ export async function runContext(config: RunConfig, deps: RunDeps): Promise<RunC
 function syntheticEnvironment(config: RunConfig, deps: RunDeps): (() => Environment) | undefined {
   const { model, buffer, domain } = deps;
   if (!model || !buffer) return undefined;
-  const initialState = (task: Task) => {
-    if (isImportedDomain(domain)) return domain.initialState(task);
-    return domain.initialState ? domain.initialState(task) : domain.createEnvironment().reset(task);
-  };
+  // An imported or remote domain keeps its tasks' first states (a variation starts from its root's).
+  const initialState =
+    isImportedDomain(domain) || domain.initialState
+      ? (task: Task) => (domain.initialState as (task: Task) => Promise<Observation>).call(domain, task)
+      : startStates(domain, domain.tasks("train", config.seedTasks));
   const experience = experienceSettings(config);
   // The oracle diagnostic steps the real environment beside the model (experience/oracle.ts).
   const real = isImportedDomain(domain) ? undefined : () => domain.createEnvironment();

@@ -410,9 +410,9 @@ export const FIELDS: readonly FieldDef[] = [
     use: "synthetic",
   },
   {
-    path: "experience.offlineOnly",
-    label: "Retrieve offline experience only",
-    hint: "Off: the run's own synthetic transitions too",
+    path: "experience.enrichBuffer",
+    label: "Enrich the replay buffer",
+    hint: "The run's synthetic transitions join the buffer it retrieves from (the paper's); off: offline data only",
     section: "Experience model",
     kind: BOOL,
     use: "synthetic",
@@ -431,6 +431,20 @@ export const FIELDS: readonly FieldDef[] = [
     hint: "Who writes task variations",
     section: "Curriculum",
     kind: BACKEND,
+    use: "task-generation",
+  },
+  {
+    path: "curriculum.generator",
+    label: "Task generator",
+    hint: "Blind writes from the seed tasks alone (the paper's); grounded reads the real environment (built-in domains)",
+    section: "Curriculum",
+    kind: {
+      type: "enum",
+      options: [
+        { value: "blind", label: "blind (seed instructions only)" },
+        { value: "grounded", label: "grounded (reads the real environment)" },
+      ],
+    },
     use: "task-generation",
   },
   {

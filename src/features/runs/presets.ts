@@ -1,38 +1,39 @@
 import { REAL_DOMAIN_NAMES } from "@/core/envs/names";
 import { RunConfig } from "@/core/train/config";
 import { isRl, methodLabelOf } from "@/core/train/methods";
-import householdBc from "../../../configs/household-bc.json";
-import householdBcQuick from "../../../configs/household-bc-quick.json";
-import householdDreamgymGrpo from "../../../configs/household-dreamgym-grpo.json";
-import householdDreamgymGrpoQuick from "../../../configs/household-dreamgym-grpo-quick.json";
-import householdDreamgymPpo from "../../../configs/household-dreamgym-ppo.json";
-import householdDreamgymPpoQuick from "../../../configs/household-dreamgym-ppo-quick.json";
-import householdDreamgymS2rGrpo from "../../../configs/household-dreamgym-s2r-grpo.json";
-import householdDreamgymS2rGrpoQuick from "../../../configs/household-dreamgym-s2r-grpo-quick.json";
-import householdDreamgymS2rPpo from "../../../configs/household-dreamgym-s2r-ppo.json";
-import householdDreamgymS2rPpoQuick from "../../../configs/household-dreamgym-s2r-ppo-quick.json";
-import householdRealGrpo from "../../../configs/household-real-grpo.json";
-import householdRealGrpoQuick from "../../../configs/household-real-grpo-quick.json";
-import householdRealPpo from "../../../configs/household-real-ppo.json";
-import householdRealPpoQuick from "../../../configs/household-real-ppo-quick.json";
-import shopBc from "../../../configs/shop-bc.json";
-import shopBcQuick from "../../../configs/shop-bc-quick.json";
-import shopDreamgymGrpo from "../../../configs/shop-dreamgym-grpo.json";
-import shopDreamgymGrpoQuick from "../../../configs/shop-dreamgym-grpo-quick.json";
-import shopDreamgymPpo from "../../../configs/shop-dreamgym-ppo.json";
-import shopDreamgymPpoQuick from "../../../configs/shop-dreamgym-ppo-quick.json";
-import shopDreamgymS2rGrpo from "../../../configs/shop-dreamgym-s2r-grpo.json";
-import shopDreamgymS2rGrpoQuick from "../../../configs/shop-dreamgym-s2r-grpo-quick.json";
-import shopDreamgymS2rPpo from "../../../configs/shop-dreamgym-s2r-ppo.json";
-import shopDreamgymS2rPpoQuick from "../../../configs/shop-dreamgym-s2r-ppo-quick.json";
-import shopRealGrpo from "../../../configs/shop-real-grpo.json";
-import shopRealGrpoQuick from "../../../configs/shop-real-grpo-quick.json";
-import shopRealPpo from "../../../configs/shop-real-ppo.json";
-import shopRealPpoQuick from "../../../configs/shop-real-ppo-quick.json";
+import householdBcQuick from "../../../configs/quick/household-bc.json";
+import householdDreamgymGrpoQuick from "../../../configs/quick/household-dreamgym-grpo.json";
+import householdDreamgymPpoQuick from "../../../configs/quick/household-dreamgym-ppo.json";
+import householdDreamgymS2rGrpoQuick from "../../../configs/quick/household-dreamgym-s2r-grpo.json";
+import householdDreamgymS2rPpoQuick from "../../../configs/quick/household-dreamgym-s2r-ppo.json";
+import householdRealGrpoQuick from "../../../configs/quick/household-real-grpo.json";
+import householdRealPpoQuick from "../../../configs/quick/household-real-ppo.json";
+import shopBcQuick from "../../../configs/quick/shop-bc.json";
+import shopDreamgymGrpoQuick from "../../../configs/quick/shop-dreamgym-grpo.json";
+import shopDreamgymPpoQuick from "../../../configs/quick/shop-dreamgym-ppo.json";
+import shopDreamgymS2rGrpoQuick from "../../../configs/quick/shop-dreamgym-s2r-grpo.json";
+import shopDreamgymS2rPpoQuick from "../../../configs/quick/shop-dreamgym-s2r-ppo.json";
+import shopRealGrpoQuick from "../../../configs/quick/shop-real-grpo.json";
+import shopRealPpoQuick from "../../../configs/quick/shop-real-ppo.json";
+import householdBc from "../../../configs/table/household-bc.json";
+import householdDreamgymGrpo from "../../../configs/table/household-dreamgym-grpo.json";
+import householdDreamgymPpo from "../../../configs/table/household-dreamgym-ppo.json";
+import householdDreamgymS2rGrpo from "../../../configs/table/household-dreamgym-s2r-grpo.json";
+import householdDreamgymS2rPpo from "../../../configs/table/household-dreamgym-s2r-ppo.json";
+import householdRealGrpo from "../../../configs/table/household-real-grpo.json";
+import householdRealPpo from "../../../configs/table/household-real-ppo.json";
+import shopBc from "../../../configs/table/shop-bc.json";
+import shopDreamgymGrpo from "../../../configs/table/shop-dreamgym-grpo.json";
+import shopDreamgymPpo from "../../../configs/table/shop-dreamgym-ppo.json";
+import shopDreamgymS2rGrpo from "../../../configs/table/shop-dreamgym-s2r-grpo.json";
+import shopDreamgymS2rPpo from "../../../configs/table/shop-dreamgym-s2r-ppo.json";
+import shopRealGrpo from "../../../configs/table/shop-real-grpo.json";
+import shopRealPpo from "../../../configs/table/shop-real-ppo.json";
 
 /**
- * Launch-form presets: the paper's methods per domain, straight from configs/*.json (the same files
- * `train --config` reads), plus the untrained policy, which needs no file. Each is parsed with RunConfig, so a
+ * Launch-form presets: the paper's methods per domain, straight from the files `train --config` reads: the
+ * reproduction table's rows (configs/table, the full scale) and their quick smoke forms (configs/quick), plus the
+ * untrained policy, which needs no file. Each is parsed with RunConfig, so a
  * broken config file fails here rather than in the form.
  */
 const FILES: ReadonlyArray<readonly [string, unknown]> = [

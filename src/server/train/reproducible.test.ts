@@ -17,11 +17,11 @@ const COLLECTIONS = DEMO_COLLECTIONS.filter((c) => c.domain === "shop").map((c) 
   episodes: Math.ceil(c.episodes / 5),
 }));
 
-/** configs/shop-dreamgym-grpo-quick.json, shortened: four iterations, two of them evaluated. */
+/** configs/quick/shop-dreamgym-grpo.json, shortened: four iterations, two of them evaluated. */
 const CONFIG = parseRunConfig({
   ...JSON.parse(
     fs.readFileSync(
-      path.resolve(import.meta.dirname, "../../../configs/shop-dreamgym-grpo-quick.json"),
+      path.resolve(import.meta.dirname, "../../../configs/quick/shop-dreamgym-grpo.json"),
       "utf8",
     ),
   ),

@@ -14,6 +14,7 @@ import { LinearValue } from "@/core/policy/value";
 import { HashNgramEmbedder } from "@/core/replay/hashEmbedder";
 import { MemoryReplayBuffer } from "@/core/replay/memoryBuffer";
 import { type CollectedEpisode, collectEpisode } from "@/core/rl/collect";
+import { startStates } from "@/core/train/startState";
 import { answerRequests } from "../threads/requestThreads";
 import type { EpisodeRequest, RolloutThreadData, WeightsMessage } from "./rolloutThreads";
 
@@ -25,17 +26,11 @@ const model = new RetrievalExperienceModel(
   { reasoning: data.settings.reasoning },
   OfflineMemory.fromData(data.memory),
 );
+const startState = startStates(domain, domain.tasks("train", data.seedTasks));
 let policy: LinearPolicy | undefined;
 let value: LinearValue | undefined;
 const makeEnv = () =>
-  new SyntheticEnvironment(
-    domain.name,
-    model,
-    buffer,
-    data.settings,
-    (task) => domain.createEnvironment().reset(task),
-    domain.maxSteps,
-  );
+  new SyntheticEnvironment(domain.name, model, buffer, data.settings, startState, domain.maxSteps);
 
 function takeWeights(m: WeightsMessage): void {
   const same =

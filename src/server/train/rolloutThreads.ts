@@ -16,6 +16,8 @@ export interface RolloutThreadData {
   /** The replay buffer's rows, in the order the run's buffer took them (retrieval depends on it). */
   transitions: Transition[];
   memory: OfflineMemoryData;
+  /** The run's seed tasks (train tasks 0..n-1): where its blind variations start (core/train/startState.ts). */
+  seedTasks: number;
 }
 
 /** The acting policy's settings besides its weights (LinearPolicyOptions without the candidate source). */
@@ -112,6 +114,7 @@ export function rolloutThreadData(
   settings: ExperienceSettings,
   transitions: Transition[],
   memory: OfflineMemory,
+  seedTasks: number,
 ): RolloutThreadData {
-  return { domain, settings, transitions, memory: memory.toData() };
+  return { domain, settings, transitions, memory: memory.toData(), seedTasks };
 }

@@ -1,6 +1,7 @@
+import { blindTaskGenerator, trainInstructions } from "@/core/curriculum/blindVariations";
+import { isCurriculumDomain } from "@/core/curriculum/domainGoals";
 import { embeddedTaskGenerator } from "@/core/curriculum/embedded";
 import type { TaskGenerator } from "@/core/curriculum/generator";
-import { importedTaskGenerator } from "@/core/curriculum/importedVariations";
 import { OpenAITaskGenerator } from "@/core/curriculum/openaiGenerator";
 import { domainDeclarations, getRealDomain, isRealDomain, type RealDomainName } from "@/core/envs/registry";
 import { isImportedDomain, type TrainingDomain } from "@/core/envs/trainingDomain";
@@ -30,12 +31,23 @@ import { loadImportedDomain } from "../replay/importedDomain";
 import { offlineBuffer, offlineTransitions } from "../replay/offlineBuffer";
 import { rolloutThreadData, ThreadRolloutPool } from "./rolloutThreads";
 
+/**
+ * The run's task generator. Blind (the default): the seed instructions alone, in any domain (an imported or remote
+ * domain's are all its train tasks). Grounded: reads the built-in environment, with operators or an LLM.
+ */
 export function taskGenerator(config: RunConfig, domain: TrainingDomain, llm?: LlmClient): TaskGenerator {
-  if (isImportedDomain(domain) || domain instanceof RemoteDomain) return importedTaskGenerator(domain);
-  if (config.backends.taskGenerator === "embedded") {
-    if (!isRealDomain(config.domain)) throw new Error(`no task generator for domain "${config.domain}"`);
-    return embeddedTaskGenerator(config.domain);
-  }
+  if (isImportedDomain(domain) || domain instanceof RemoteDomain)
+    return blindTaskGenerator(domain.name, trainInstructions(domain));
+  if (config.curriculum.generator === "blind")
+    return blindTaskGenerator(
+      domain.name,
+      domain.tasks("train", config.seedTasks).map((t) => t.instruction),
+    );
+  if (!isCurriculumDomain(config.domain))
+    throw new Error(
+      `domain "${config.domain}" has no grounded task generator: set curriculum.generator to "blind"`,
+    );
+  if (config.backends.taskGenerator === "embedded") return embeddedTaskGenerator(config.domain);
   const model = appConfig().openai.models.taskGenerator;
   return new OpenAITaskGenerator(
     (llm ? llm.withModel(model) : createLlm(appConfig(), model)).withLane("task-generator"),
@@ -106,7 +118,7 @@ export async function runDeps(
       const pooled = served !== undefined;
       if (served) {
         const pool = new ThreadRolloutPool(
-          rolloutThreadData(served, settings, transitions, memory),
+          rolloutThreadData(served, settings, transitions, memory, config.seedTasks),
           rolloutThreads,
           config.rollouts.concurrency,
         );
@@ -129,7 +141,7 @@ export async function runDeps(
  * The domain rollout threads rebuild, when they can play a run's synthetic episodes exactly as the main thread
  * would (else undefined): a built-in domain (a thread rebuilds it by name), the embedded experience model and embedder (deterministic, no shared client),
  * and offline-only retrieval (the buffer a thread copies never changes during the run, as it would when the run's
- * real transitions join it: experimental.learnFromReal). The oracle diagnostic's runs stay on the main thread, where
+ * synthetic or real transitions join it: experience.enrichBuffer, experimental.learnFromReal). The oracle diagnostic's runs stay on the main thread, where
  * the real environment beside the model is.
  */
 function rolloutThreadsServe(config: RunConfig, domain: TrainingDomain): RealDomainName | undefined {
@@ -137,7 +149,7 @@ function rolloutThreadsServe(config: RunConfig, domain: TrainingDomain): RealDom
     !isImportedDomain(domain) &&
     config.backends.experience === "embedded" &&
     appConfig().backends.embedding === "embedded" &&
-    config.experience.offlineOnly &&
+    !config.experience.enrichBuffer &&
     !config.experimental.learnFromReal &&
     !oracleOn(config.experimental.oracle);
   return exact && isRealDomain(domain.name) ? domain.name : undefined;
