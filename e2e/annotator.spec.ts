@@ -329,7 +329,7 @@ test.describe("work assigned to annotators", () => {
     await expect(page.getByTestId("guidelines-text")).toHaveText(guidelines);
 
     const assign = page.getByTestId("assign");
-    await assign.getByLabel("To").selectOption(PEOPLE.annotator.email);
+    await assign.getByLabel("Assign to").selectOption(PEOPLE.annotator.email);
     await assign.getByLabel("How many items").fill("4");
     await assign.getByLabel("Overlap with").selectOption(PEOPLE.annotator2.email);
     await assign.getByLabel("Overlap percent").fill("50");
@@ -337,6 +337,8 @@ test.describe("work assigned to annotators", () => {
     await expect(page.getByTestId("assign-result")).toHaveText(
       "Assigned 4 items, 2 of them to two annotators.",
     );
+    // The admin moves on, and the item they had open is free again.
+    await page.goto("/runs");
 
     const as = async (person: "annotator" | "annotator2") => {
       const context = await browser.newContext({ baseURL, storageState: authFile(person) });
@@ -357,6 +359,7 @@ test.describe("work assigned to annotators", () => {
       await ana.page.keyboard.press("a");
     }
     await expect(ana.page.getByTestId("assigned-to-me")).toHaveCount(0);
+    await ana.page.goto("about:blank");
     await ana.context.close();
 
     // Grace's two shared items wait for her although Ana accepted them: she agrees on one and not the other.
@@ -377,10 +380,11 @@ test.describe("work assigned to annotators", () => {
     await expect(grace.page.getByTestId("bulk-count")).toHaveText("2 selected");
     await grace.page.keyboard.press("Shift+R");
     await expect(grace.page.getByTestId("bulk-message")).toHaveText("Rejected 2 items.");
+    await grace.page.goto("about:blank");
     await grace.context.close();
 
     // The admin's stats: each annotator's progress, and half of the overlapping verdicts agree.
-    await page.reload();
+    await page.goto("/annotations");
     const row = (email: string) => page.locator(`[data-testid=progress-row][data-email="${email}"]`);
     await expect(row(PEOPLE.annotator.email).getByTestId("progress-done")).toHaveText("4/4");
     await expect(row(PEOPLE.annotator2.email).getByTestId("progress-done")).toHaveText("2/2");

@@ -42,7 +42,7 @@ export function AssignPanel({ filter, annotators }: Props) {
   const people = (label: string, value: string, set: (v: string) => void, none: string) => (
     <label className="field">
       {label}
-      <select value={value} onChange={(e) => set(e.target.value)}>
+      <select aria-label={label} value={value} onChange={(e) => set(e.target.value)}>
         <option value="">{none}</option>
         {annotators.map((a) => (
           <option key={a.email} value={a.email}>
@@ -57,7 +57,7 @@ export function AssignPanel({ filter, annotators }: Props) {
     <section className={`panel ${styles.sidePanel}`} aria-label="Assign work" data-testid="assign">
       <h2>Assign work</h2>
       <div style={{ display: "grid", gap: 6 }}>
-        {people("To", annotator, setAnnotator, "choose an annotator")}
+        {people("Assign to", annotator, setAnnotator, "choose an annotator")}
         <label className="field">
           Next pending items
           <input

@@ -41,7 +41,7 @@ export function CorrectionEditor(p: Props) {
     }
   };
   return (
-    <section className="panel" aria-label="Correction" onKeyDown={onKeyDown}>
+    <section className="panel" aria-label="Edit of the prediction" onKeyDown={onKeyDown}>
       <div className={styles.head} style={{ marginBottom: 10 }}>
         <h2 style={{ margin: 0 }}>Your correction</h2>
         <DraftState status={p.status} restoredAt={p.restoredAt} />

@@ -71,15 +71,16 @@ export function QueueList({ items, total, selectedId, me, onSelect, isChecked, o
                     {item.domain} · step {item.stepIndex + 1}
                     {item.reward > 0 ? ` · reward ${formatReward(item.reward, { trim: true })}` : ""}
                   </span>
+                  {item.mine ? (
+                    <span className={styles.mineTag} data-testid="assigned-to-me">
+                      yours
+                    </span>
+                  ) : null}
                   {lockedByOther ? (
                     <span className={styles.lockTag} data-testid="locked-by">
                       <LockIcon /> {item.lockedBy}
                     </span>
-                  ) : item.mine ? (
-                    <span className={styles.mineTag} data-testid="assigned-to-me">
-                      yours
-                    </span>
-                  ) : item.author ? (
+                  ) : item.author && !item.mine ? (
                     <span>{item.author}</span>
                   ) : null}
                 </span>
