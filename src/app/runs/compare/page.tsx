@@ -5,7 +5,7 @@ export default function Page() {
   return (
     <>
       <h1>Compare runs</h1>
-      <p className="sub">Success per iteration of several runs on one chart.</p>
+      <p className="sub">Several runs on shared charts, with the settings on which they differ beside them.</p>
       <Suspense>
         <ComparePage />
       </Suspense>

@@ -27,17 +27,19 @@ export function ChartSettingsProvider({ children }: { children: ReactNode }) {
   const router = useRouter();
   const pathname = usePathname();
   const [zoom, setZoom] = useState<XRange>(null);
-  const xMode = xModeOf(params.get("x"));
-  const smoothing = smoothingOf(params.get("smooth"));
+  // Read from the URL once, then held here: a slider moved key by key must not wait for each navigation.
+  const [xMode, setX] = useState<XMode>(() => xModeOf(params.get("x")));
+  const [smoothing, setSmooth] = useState(() => smoothingOf(params.get("smooth")));
   const setParam = useCallback(
     (name: string, value: string | null) => {
-      const next = new URLSearchParams(params.toString());
+      // The address as it is now, not as it was at the last render: two quick changes both stay.
+      const next = new URLSearchParams(window.location.search);
       if (value === null) next.delete(name);
       else next.set(name, value);
       const query = next.toString();
       router.replace(query ? `${pathname}?${query}` : pathname, { scroll: false });
     },
-    [params, pathname, router],
+    [pathname, router],
   );
   const value = useMemo<ChartSettings>(
     () => ({
@@ -46,9 +48,13 @@ export function ChartSettingsProvider({ children }: { children: ReactNode }) {
       zoom,
       setXMode: (mode) => {
         setZoom(null);
+        setX(mode);
         setParam("x", mode === "iteration" ? null : mode);
       },
-      setSmoothing: (weight) => setParam("smooth", weight > 0 ? String(weight) : null),
+      setSmoothing: (weight) => {
+        setSmooth(weight);
+        setParam("smooth", weight > 0 ? String(weight) : null);
+      },
       setZoom,
     }),
     [xMode, smoothing, zoom, setParam],

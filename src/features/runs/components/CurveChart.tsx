@@ -53,7 +53,11 @@ export function CurveChart({
   const [scale, setScale] = useState<YScale>("linear");
   const data = chartData(rows, series, { smoothing, scale, range: zoom, percent, signed });
   const lastX = rows.at(-1)?.x ?? 0;
-  const xDomain: [number, number] = zoom ? [zoom[0], zoom[1]] : [0, Math.max(xMax ?? 0, lastX, 1)];
+  // Time starts where the first iteration was stored: the wait before it (queue, setup) is no curve.
+  const firstX = xMode === "time" ? Math.floor(rows[0]?.x ?? 0) : 0;
+  const xDomain: [number, number] = zoom
+    ? [zoom[0], zoom[1]]
+    : [firstX, Math.max(xMax ?? 0, lastX, firstX + 1)];
   // A final evaluation reads as the run's header says it (one decimal for a rate).
   const finalText = (v: number) => `final ${percent ? pct(v) : fmtNum(v)}`;
   const labels: EndLabel[] = series.flatMap((s) => {

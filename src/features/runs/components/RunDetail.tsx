@@ -45,7 +45,7 @@ export function RunDetail({ id }: { id: string }) {
       <RunStarting run={r} />
       <RunStats run={r} view={view} />
       <TrustPanel runId={r.id} live={r.status === "queued" || r.status === "running"} />
-      <RunNotes key={r.notes ?? ""} run={r} />
+      <RunNotes run={r} />
       <RunCharts run={r} view={view} />
 
       {view.external ? <LiveSessions runId={r.id} /> : null}

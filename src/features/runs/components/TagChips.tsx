@@ -6,8 +6,8 @@ export function TagChips({ tags, onRemove }: { tags: readonly string[]; onRemove
   return (
     <ul className={styles.tags} aria-label="Tags">
       {tags.map((tag) => (
-        <li key={tag} className={styles.tag} data-testid="run-tag">
-          {tag}
+        <li key={tag} className={styles.tag}>
+          <span data-testid="run-tag">{tag}</span>
           {onRemove ? (
             <button type="button" aria-label={`Remove tag ${tag}`} onClick={() => onRemove(tag)}>
               ×
