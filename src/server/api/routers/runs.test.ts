@@ -129,4 +129,43 @@ describeEachDatabase("runs router", (dialect) => {
     await expect(caller.runs.compare({ ids: [] })).rejects.toThrow(/Pick at least one run/);
     await expect(caller.runs.compare({ ids: [runId, "ghost"] })).rejects.toThrow("No run with id ghost");
   });
+
+  it("records who launched a run, keeps its notes and tags, and lets only those who may launch change them", async () => {
+    const caller = createCaller(signedIn(t.db, "researcher", "rosa@test.local"));
+    const { runId } = await caller.runs.create({
+      method: "dreamgym",
+      domain: "shop",
+      iterations: 2,
+    } as never);
+    expect(await caller.runs.get({ id: runId })).toMatchObject({
+      createdBy: "rosa@test.local",
+      notes: null,
+      tags: [],
+    });
+
+    // Tags are trimmed and kept once each, in the order given; what is not sent stays.
+    await caller.runs.annotate({ id: runId, tags: [" baseline", "kl", "baseline "] });
+    await caller.runs.annotate({ id: runId, notes: "KL spikes at iteration 2" });
+    const [listed] = await caller.runs.list({});
+    expect(listed).toMatchObject({ tags: ["baseline", "kl"], notes: "KL spikes at iteration 2" });
+    // Blank notes are no notes.
+    await caller.runs.annotate({ id: runId, notes: "   " });
+    expect((await caller.runs.get({ id: runId })).notes).toBeNull();
+
+    await expect(caller.runs.annotate({ id: runId, tags: ["a,b"] })).rejects.toThrow(/comma/);
+    await expect(
+      caller.runs.annotate({ id: runId, tags: Array.from({ length: 21 }, (_, i) => `t${i}`) }),
+    ).rejects.toThrow(/at most 20 tags/);
+    await expect(caller.runs.annotate({ id: "ghost", notes: "x" })).rejects.toMatchObject({
+      code: "NOT_FOUND",
+    });
+    const viewer = createCaller(signedIn(t.db, "viewer"));
+    await expect(viewer.runs.annotate({ id: runId, tags: [] })).rejects.toMatchObject({ code: "FORBIDDEN" });
+    expect((await caller.runs.get({ id: runId })).tags).toEqual(["baseline", "kl"]);
+
+    // A comparison carries each run's config, for its config diff, and its metrics' clock and update figures.
+    const [compared] = await caller.runs.compare({ ids: [runId] });
+    expect(compared?.config).toMatchObject({ method: "dreamgym", iterations: 2 });
+    expect(compared).toHaveProperty("startedAt");
+  });
 });
