@@ -1,5 +1,6 @@
 "use client";
 
+import Link from "next/link";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { readFlaggedParams } from "../lib/flaggedParams";
 import { useFlaggedSteps } from "../lib/useFlaggedSteps";
@@ -38,6 +39,16 @@ export function FlaggedSteps() {
         total={flagged.total}
         setParam={setParam}
       />
+
+      <p className="hint" data-testid="regression-link">
+        Flagged steps are the experience model's regression cases:{" "}
+        <Link
+          href={filter.domain ? `/regression?domain=${encodeURIComponent(filter.domain)}` : "/regression"}
+        >
+          run a version of the model against them
+        </Link>{" "}
+        and see which it gets right.
+      </p>
 
       {flagged.shownRuns.map((id) => (
         <RunFidelity key={id} runId={id} />
