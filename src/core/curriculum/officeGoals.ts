@@ -11,16 +11,15 @@ import { variationMeta } from "./generator";
 export const officeGoals: CurriculumGoals<OfficeGoal> = {
   domain: "office",
   check(input) {
+    const world = (input as { world?: unknown } | null)?.world;
+    // Said first: a goal in a test world is refused whatever else is wrong with it.
+    const errors =
+      typeof world === "number" && world % 2 === 1
+        ? [`world: ${world} is odd, and odd worlds are held-out test worlds; use an even seed`]
+        : [];
     const check = checkOfficeGoal(input);
-    if (!check.ok) return { ok: false, errors: check.problems };
-    if (check.goal.world % 2 === 1)
-      return {
-        ok: false,
-        errors: [
-          `world: ${check.goal.world} is odd, and odd worlds are held-out test worlds; use an even seed`,
-        ],
-      };
-    return { ok: true, goal: check.goal };
+    if (!check.ok) errors.push(...check.problems);
+    return check.ok && errors.length === 0 ? { ok: true, goal: check.goal } : { ok: false, errors };
   },
   parentGoal(parent) {
     const check = checkOfficeGoal(parent.goal);

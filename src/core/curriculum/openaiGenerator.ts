@@ -6,6 +6,7 @@
  * while an endpoint that cannot answer throws LlmRequestError, because a run against a dead endpoint must stop.
  */
 import type { HouseholdGoal } from "../envs/household";
+import type { OfficeGoal } from "../envs/office";
 import type { ShopGoal } from "../envs/shop";
 import type { LlmClient } from "../llm";
 import type { Task, Usage } from "../types";
@@ -14,6 +15,8 @@ import { type CurriculumGoalCheck, type CurriculumGoals, isCurriculumDomain } fr
 import { assertCount, assertVariable, canonicalJson, type TaskGenerator } from "./generator";
 import { householdGoals } from "./householdGoals";
 import { householdPromptContext } from "./householdPromptContext";
+import { officeGoals } from "./officeGoals";
+import { officePromptContext } from "./officePromptContext";
 import {
   buildVariationPrompt,
   type DomainPromptContext,
@@ -73,6 +76,8 @@ const householdBinding: DomainBinding<HouseholdGoal> = {
   context: householdPromptContext,
 };
 
+const officeBinding: DomainBinding<OfficeGoal> = { goals: officeGoals, context: officePromptContext };
+
 const DEFAULT_MAX_TOKENS = 2_048;
 
 export class OpenAITaskGenerator implements TaskGenerator {
@@ -106,9 +111,9 @@ export class OpenAITaskGenerator implements TaskGenerator {
       throw new Error(
         `openai task generator: no goal rules for domain "${parent.domain}" (task ${parent.id})`,
       );
-    return parent.domain === "shop"
-      ? this.generateWith(shopBinding, parent, count, rng)
-      : this.generateWith(householdBinding, parent, count, rng);
+    if (parent.domain === "shop") return this.generateWith(shopBinding, parent, count, rng);
+    if (parent.domain === "office") return this.generateWith(officeBinding, parent, count, rng);
+    return this.generateWith(householdBinding, parent, count, rng);
   }
 
   private async generateWith<G>(
