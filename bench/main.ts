@@ -4,6 +4,7 @@
  */
 const BENCHES: Record<string, () => Promise<(args: string[]) => Promise<void>>> = {
   envs: async () => (await import("./envSpeed")).envSpeedBench,
+  fidelity: async () => (await import("./fidelity")).fidelityBench,
   "flagged-list": async () => (await import("./flaggedList")).flaggedListBench,
   "env-server": async () => (await import("./envServer")).envServerBench,
   "queue-pg": async () => (await import("./queuePg")).queuePgBench,

@@ -34,21 +34,30 @@ export function normaliseAction(action: string): string {
  * verb, the prepositions) are the pattern: "take apple 1 from table 1" -> "take * from *".
  */
 export function actionTemplate(action: string, state?: Observation): string {
+  return actionParts(action, state).template;
+}
+
+/** The action's kind (actionTemplate) and its arguments, in order: "cabinet 1" of "go to cabinet 1". */
+export function actionParts(action: string, state?: Observation): { template: string; args: string[] } {
   const a = normaliseAction(action);
   const bracket = /^([^\s[\]]+)\[(.*)\]$/.exec(a);
   if (bracket) {
     const [, verb, arg = ""] = bracket;
     const free = state?.actions?.some((entry) => TEMPLATE.exec(entry)?.[1]?.trim().toLowerCase() === verb);
-    return free || /\d/.test(arg) ? `${verb}[*]` : a;
+    return free || /\d/.test(arg) ? { template: `${verb}[*]`, args: [arg] } : { template: a, args: [] };
   }
   const words = a.split(" ");
   const out: string[] = [];
+  const args: string[] = [];
   for (const [i, w] of words.entries()) {
     const named = i > 0 && /^\d+$/.test(words[i + 1] ?? "");
     const number = i > 0 && /^\d+$/.test(w) && out[out.length - 1] === "*";
     if (named || number) {
-      if (out[out.length - 1] !== "*") out.push("*");
+      if (out[out.length - 1] !== "*") {
+        out.push("*");
+        args.push(w);
+      } else args[args.length - 1] = `${args[args.length - 1]} ${w}`;
     } else out.push(w);
   }
-  return out.join(" ");
+  return { template: out.join(" "), args };
 }

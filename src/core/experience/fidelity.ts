@@ -92,6 +92,8 @@ export interface TransitionScore {
   confidence?: number;
   /** Both verdicts of success, where both are known: what a synthetic success rate is made of. */
   success?: { predicted: boolean; real: boolean };
+  /** The action's kind (admissible.ts actionTemplate), where the caller knows the state it was taken in. */
+  template?: string;
 }
 
 export function scoreTransition(
@@ -237,4 +239,44 @@ export function aggregate(scores: TransitionScore[]): FidelityReport {
     latencyMsMean: round(mean((s) => s.latencyMs)),
     latencyMsP95: round(latencies[Math.min(n - 1, Math.floor(0.95 * n))] ?? 0),
   };
+}
+
+export interface ActionTypeFidelity {
+  transitions: number;
+  exactMatch: number;
+  tokenF1: number;
+  hallucinationRate: number;
+  rewardMAE: number;
+  doneAccuracy: number;
+  invalidActionAgreement: number;
+}
+
+/** The figures of `aggregate` for each kind of action: where a model parts from its environment. */
+export function byActionType(scores: readonly TransitionScore[]): Record<string, ActionTypeFidelity> {
+  const groups = new Map<string, TransitionScore[]>();
+  for (const s of scores) {
+    const key = s.template ?? "?";
+    const group = groups.get(key) ?? [];
+    group.push(s);
+    groups.set(key, group);
+  }
+  return Object.fromEntries(
+    [...groups]
+      .sort((a, b) => b[1].length - a[1].length)
+      .map(([template, group]) => {
+        const report = aggregate(group);
+        return [
+          template,
+          {
+            transitions: report.transitions,
+            exactMatch: report.exactMatch,
+            tokenF1: report.tokenF1,
+            hallucinationRate: report.hallucinationRate,
+            rewardMAE: report.rewardMAE,
+            doneAccuracy: report.doneAccuracy,
+            invalidActionAgreement: report.invalidActionAgreement,
+          },
+        ];
+      }),
+  );
 }

@@ -1,6 +1,7 @@
 import type { RealDomain } from "../envs/domain";
 import type { ReplayBuffer } from "../replay/buffer";
 import type { Environment, Step, StepResult, Task } from "../types";
+import { actionTemplate } from "./admissible";
 import { demonstrationConfidence } from "./confidence";
 import { aggregate, type FidelityReport, scoreTransition, type TransitionScore } from "./fidelity";
 import type { ExperienceInput, ExperienceModel, ExperiencePrediction, ExperienceSettings } from "./types";
@@ -75,11 +76,18 @@ export async function measureFidelity(
             )
           : [];
       const shownHistory = settings.historyWindow > 0 ? history.slice(-settings.historyWindow) : [];
-      const input: ExperienceInput = { task, history: shownHistory, state, action, demonstrations };
+      const input: ExperienceInput = {
+        task,
+        history: shownHistory,
+        episode: history,
+        state,
+        action,
+        demonstrations,
+      };
       const predicted = await model.predict(input, options.signal ? { signal: options.signal } : {});
       await options.onPrediction?.(input, predicted, real);
-      scores.push(
-        scoreTransition(
+      scores.push({
+        ...scoreTransition(
           {
             next: predicted.next,
             reward: predicted.reward,
@@ -108,7 +116,8 @@ export async function measureFidelity(
             history: shownHistory.map((s) => s.action),
           },
         ),
-      );
+        template: actionTemplate(action, state),
+      });
       options.onProgress?.(scores.length, options.transitions);
       history.push({
         state,

@@ -77,7 +77,15 @@ export class SyntheticEnvironment implements Environment {
     if (this.finished) throw new Error("SyntheticEnvironment.step called after the episode ended");
     const demonstrations = await this.retrieve(task, state, action);
     const history = this.settings.historyWindow > 0 ? this.history.slice(-this.settings.historyWindow) : [];
-    const prediction = await this.model.predict({ task, history, state, action, demonstrations });
+    // The whole episode too: a model may remember what it asserted beyond the window a prompt shows.
+    const prediction = await this.model.predict({
+      task,
+      history,
+      episode: this.history,
+      state,
+      action,
+      demonstrations,
+    });
     const outOfSteps = this.history.length + 1 >= this.maxSteps;
     const confidence =
       prediction.error === undefined

@@ -6,6 +6,11 @@ export interface ExperienceInput {
   task: Task;
   /** The episode so far; the prompt keeps only a bounded window of it. */
   history: Step[];
+  /**
+   * Every step of the episode so far, where the caller keeps them (the synthetic environment: what the model itself
+   * asserted): a model may remember its own world beyond the window a prompt shows. Absent: the history is all.
+   */
+  episode?: readonly Step[];
   state: Observation;
   action: string;
   /** The top-k transitions retrieved from the replay buffer (empty when retrieval is ablated). */

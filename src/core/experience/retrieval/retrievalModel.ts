@@ -1,8 +1,8 @@
 import { LRUCache } from "lru-cache";
 import type { Demonstration } from "../../replay/buffer";
-import type { Observation, Transition } from "../../types";
+import type { Observation, Step, Transition } from "../../types";
 import { contentId, stepId } from "../../util/contentIds";
-import { actionTemplate, isAdmissible, normaliseAction } from "../admissible";
+import { actionParts, actionTemplate, isAdmissible, normaliseAction } from "../admissible";
 import { combine } from "../confidence";
 import type {
   Confidence,
@@ -105,22 +105,40 @@ const PREDICTIONS_MEMO = 20_000;
  * still names one input.
  */
 function predictionKey(input: ExperienceInput, goesBack: boolean): string {
-  const wanted = normaliseAction(input.action);
   const history = goesBack
     ? input.history.map(stepId)
-    : input.history.flatMap((step, i) =>
-        step.valid && normaliseAction(step.action) === wanted ? [`${i}\u0000${stepId(step)}`] : [],
-      );
+    : revisitsOf(input).map(({ step, stepsAgo }) => `${stepsAgo}\u0000${stepId(step)}`);
   return JSON.stringify([
     contentId(input.task),
     contentId(input.state),
     input.action,
     input.demonstrations.map((d) => `${d.id}\u0000${d.score}`),
     goesBack ? null : (queryOf(input) ?? null),
-    // Revisits are named by how many steps ago they were.
-    history.length > 0 ? input.history.length : 0,
     history,
   ]);
+}
+
+/**
+ * The agent's own earlier steps with this very action that still show what it does here: taken on a page of the
+ * same kind ("< Prev" from an item page and from its description go to different places), valid, and not followed
+ * by another action on one of its arguments ("open cabinet 1" after "go to cabinet 1": what is there has changed
+ * since). Read from the whole episode where the caller keeps it (the model's own world stays put beyond the window
+ * a prompt shows), else from the history. Latest first, with how many steps ago each was.
+ */
+function revisitsOf(input: ExperienceInput): { step: Step; stepsAgo: number }[] {
+  const episode = input.episode ?? input.history;
+  const wanted = normaliseAction(input.action);
+  const args = new Set(actionParts(input.action, input.state).args);
+  const out: { step: Step; stepsAgo: number }[] = [];
+  for (let i = episode.length - 1; i >= 0; i--) {
+    const step = episode[i]!;
+    if (!step.valid) continue;
+    const action = normaliseAction(step.action);
+    if (action === wanted) {
+      if (ofOneKind(input.state, step.state)) out.push({ step, stepsAgo: episode.length - i });
+    } else if (args.size > 0 && actionParts(step.action, step.state).args.some((a) => args.has(a))) break;
+  }
+  return out;
 }
 
 function sameList(a: readonly string[] | undefined, b: readonly string[] | undefined): boolean {
@@ -516,28 +534,19 @@ export class RetrievalExperienceModel implements ExperienceModel {
     }
 
     const template = actionTemplate(input.action, input.state);
-    const wanted = normaliseAction(input.action);
-    // The agent's own earlier steps with the same action are evidence too (history is what makes that possible),
-    // when taken on a page of the same kind: "< Prev" from an item page and from its description go to different
-    // places.
-    const revisits = input.history.flatMap((step, i): { demo: Demonstration; historyStep: number }[] =>
-      normaliseAction(step.action) === wanted && step.valid && ofOneKind(input.state, step.state)
-        ? [
-            {
-              demo: {
-                ...step,
-                id: `history-${i}`,
-                domain: input.task.domain,
-                instruction: input.task.instruction,
-                source: "synthetic",
-                taskId: input.task.id,
-                score: 1,
-              },
-              historyStep: input.history.length - i,
-            },
-          ]
-        : [],
-    );
+    // The agent's own earlier steps with the same action are evidence too (history is what makes that possible).
+    const revisits = revisitsOf(input).map(({ step, stepsAgo }) => ({
+      demo: {
+        ...step,
+        id: `history-${stepsAgo}`,
+        domain: input.task.domain,
+        instruction: input.task.instruction,
+        source: "synthetic" as const,
+        taskId: input.task.id,
+        score: 1,
+      },
+      historyStep: stepsAgo,
+    }));
     const evidence = [...input.demonstrations.map((demo) => ({ demo, historyStep: undefined })), ...revisits];
     const candidates = evidence
       .map(({ demo, historyStep }, index): Candidate => {
