@@ -91,9 +91,11 @@ export const SCALES: Record<"full" | "quick", Scale> = {
 /**
  * The household's 50-step tasks are out of reach of a blank linear policy (random play succeeds 0.5% of the
  * time), so every RL method there starts from the same behaviour-cloned policy; the paper's LLM policies start
- * with priors too. The shop's RL methods start blank, as the untrained row shows.
+ * with priors too. The shop's RL methods start blank, as the untrained row shows. The office's start from cloning
+ * too: on validation tasks (seed 0, 80K real transitions) real-env GRPO reached 49% from a blank policy and 89% from
+ * the cloned one (20 expert episodes).
  */
-export const WARM_START: Record<Domain, "none" | "bc"> = { shop: "none", household: "bc", office: "none" };
+export const WARM_START: Record<Domain, "none" | "bc"> = { shop: "none", household: "bc", office: "bc" };
 
 /**
  * The built-in shop treated as a domain without an environment (issue "RL where no environment exists"): its
