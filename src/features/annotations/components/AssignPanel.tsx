@@ -53,6 +53,14 @@ export function AssignPanel({ filter, annotators }: Props) {
     </label>
   );
   const done = assign.data;
+  const n = Number(count);
+  const share = Number(percent);
+  const countProblem =
+    !Number.isInteger(n) || n < 1 || n > 1000
+      ? "The number of items is a whole number from 1 to 1,000."
+      : second && (!Number.isFinite(share) || share < 0 || share > 100)
+        ? "The overlap is a share from 0 to 100%."
+        : null;
   return (
     <section className={`panel ${styles.sidePanel}`} aria-label="Assign work" data-testid="assign">
       <h2>Assign work</h2>
@@ -79,7 +87,13 @@ export function AssignPanel({ filter, annotators }: Props) {
             />
           </label>
         ) : null}
-        <button type="button" className="primary" disabled={!annotator || assign.isPending} onClick={submit}>
+        {countProblem ? <span className="hint">{countProblem}</span> : null}
+        <button
+          type="button"
+          className="primary"
+          disabled={!annotator || countProblem !== null || assign.isPending}
+          onClick={submit}
+        >
           Assign
         </button>
       </div>

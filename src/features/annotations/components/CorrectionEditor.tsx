@@ -78,7 +78,7 @@ export function CorrectionEditor(p: Props) {
         onChange={(e) => set({ nextState: e.target.value })}
       />
       <div className={styles.outcomeRow}>
-        <label className="field">
+        <label className="field" style={{ whiteSpace: "nowrap" }}>
           Reward <span className="hint">(model: {p.model.reward})</span>
           <input
             aria-label="Corrected reward"
