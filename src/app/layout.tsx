@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import type { ReactNode } from "react";
-import { Nav } from "@/features/shared/components/Nav";
+import { Nav } from "@/features/layout/components/Nav";
 import { TRPCReactProvider } from "@/trpc/react";
 import "./globals.css";
 
