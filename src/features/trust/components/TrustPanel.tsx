@@ -1,6 +1,7 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
+import { useEffect, useRef } from "react";
 import { useTRPC } from "@/trpc/react";
 import { measuredAt, share } from "../format";
 import { TrustFigures } from "./TrustFigures";
@@ -17,6 +18,13 @@ export function TrustPanel({ runId, live }: { runId: string; live: boolean }) {
     ...trpc.trust.run.queryOptions({ id: runId }),
     refetchInterval: live ? 3_000 : false,
   });
+  const { refetch } = trust;
+  const wasLive = useRef(live);
+  // The run's final verdict is stored as it ends, after the last poll: asked once more when it stops.
+  useEffect(() => {
+    if (wasLive.current && !live) void refetch();
+    wasLive.current = live;
+  }, [live, refetch]);
   const view = trust.data;
   const shown = view?.latest ?? view?.atImport;
   if (!view || !shown) return null;
