@@ -317,4 +317,24 @@ describe("offline memory", () => {
     expect(after.next.text).toBe(opened.next.text);
     expect(after.confidence?.parts.match).toBe(1);
   });
+
+  it("keeps a few examples of each kind of action and outcome, with which the model answers without retrieval (k = 0)", async () => {
+    const transitions = await offlineTransitions(40);
+    const memory = OfflineMemory.fromTransitions(transitions, shop.declarations);
+    const buy = memory.prototypes("click[buy now]");
+    // Ended purchases of different rewards, two at most of each: not only the experts' successes.
+    expect(new Set(buy.map((d) => Math.round(d.reward * 10))).size).toBeGreaterThan(1);
+    expect(buy.every((d) => d.done && d.score === 0)).toBe(true);
+    expect(
+      OfflineMemory.fromData(JSON.parse(JSON.stringify(memory.toData()))).prototypes("click[buy now]"),
+    ).toEqual(buy);
+    const step = transitions.find((t) => /^search\[/.test(t.action))!;
+    const task = shop.task("train", 41);
+    const input = { task, history: [], state: step.state, action: step.action, demonstrations: [] };
+    const remembering = await new RetrievalExperienceModel({ reasoning: true }, memory).predict(input);
+    // It lists results, as a search does, where a model that learnt nothing can only say nothing changes.
+    expect(parseListing(remembering.next)).toBeDefined();
+    const blank = await new RetrievalExperienceModel({ reasoning: true }).predict(input);
+    expect(blank.next).toEqual(step.state);
+  });
 });

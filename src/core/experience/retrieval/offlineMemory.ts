@@ -1,8 +1,9 @@
 import MiniSearch from "minisearch";
 import type { DomainDeclarations } from "../../envs/domain";
+import type { Demonstration } from "../../replay/buffer";
 import { type Observation, REAL_ENV_SOURCES, type Transition } from "../../types";
 import { contentWords, searchTokens } from "../../util/words";
-import { normaliseAction } from "../admissible";
+import { actionTemplate, normaliseAction } from "../admissible";
 import { elementsOf, joinLike } from "../segments";
 import { type AmountBound, compileAmountBound, pageChoices } from "./evidence";
 
@@ -108,8 +109,16 @@ export interface OfflineMemoryData {
   choices: [group: string, values: string[]][];
   /** How many real episodes ended with a graded reward of each smallest denominator (2/3: 3, 0.8: 5). */
   grades: [denominator: number, episodes: number][];
+  prototypes: Demonstration[];
   declarations?: DomainDeclarations;
 }
+
+/**
+ * Examples kept of each kind of action and each of its outcomes (ended or not, and the reward to a tenth): what
+ * the model knows of an action without retrieving anything, as a model fine-tuned on the offline data knows what
+ * such an action usually does. Chosen once, in the data's order, never by likeness to a step.
+ */
+const PROTOTYPES_PER_OUTCOME = 2;
 
 /** Graded rewards are read as fractions with denominators up to this (a goal of more parts is not told apart). */
 const MAX_DENOMINATOR = 20;
@@ -132,6 +141,8 @@ export class OfflineMemory {
   private graded = false;
   private readonly choices = new Map<string, Set<string>>();
   private readonly grades = new Map<number, number>();
+  private readonly kinds = new Map<string, Demonstration[]>();
+  private readonly outcomes = new Map<string, number>();
   /** What the domain declares beside its environment (core/envs `DomainDeclarations`), compiled. */
   readonly amountBound: AmountBound | undefined;
 
@@ -169,6 +180,7 @@ export class OfflineMemory {
         const n = denominatorOf(t.reward);
         if (n !== undefined) this.grades.set(n, (this.grades.get(n) ?? 0) + 1);
       }
+      this.addPrototype(t);
       for (const page of [t.state, t.next])
         for (const g of pageChoices(page)) this.addChoices(g.name, g.options);
       if (earlier.size > 0 && t.next.text !== t.state.text)
@@ -188,6 +200,7 @@ export class OfflineMemory {
   static fromData(data: OfflineMemoryData): OfflineMemory {
     const memory = new OfflineMemory(data.declarations);
     for (const [n, episodes] of data.grades) memory.grades.set(n, episodes);
+    for (const p of data.prototypes) memory.addPrototype(p);
     for (const r of data.records) memory.addRecord(r);
     for (const [action, page] of data.pages) memory.pages.set(action, page);
     for (const [action, counts] of data.returns) memory.returns.set(action, counts);
@@ -204,6 +217,7 @@ export class OfflineMemory {
       gradedOutcomes: this.graded,
       choices: [...this.choices].map(([group, values]) => [group, [...values]]),
       grades: [...this.grades],
+      prototypes: [...this.kinds.values()].flat(),
       declarations: this.declarations,
     };
   }
@@ -220,6 +234,22 @@ export class OfflineMemory {
       ...[...this.grades].filter(([, episodes]) => episodes >= MIN_GRADED).map(([n]) => n),
     );
     return finest > 0 ? 1 / finest : undefined;
+  }
+
+  private addPrototype(t: Transition) {
+    const kind = actionTemplate(t.action, t.state);
+    const outcome = `${kind}\u0000${t.done}\u0000${Math.round(t.reward * 10)}`;
+    const kept = this.outcomes.get(outcome) ?? 0;
+    if (kept >= PROTOTYPES_PER_OUTCOME) return;
+    this.outcomes.set(outcome, kept + 1);
+    const examples = this.kinds.get(kind) ?? [];
+    examples.push({ ...t, score: 0 });
+    this.kinds.set(kind, examples);
+  }
+
+  /** The examples kept of this kind of action (PROTOTYPES_PER_OUTCOME), the same objects every time. */
+  prototypes(kind: string): readonly Demonstration[] {
+    return this.kinds.get(kind) ?? [];
   }
 
   /** The values a group of options took on the demonstrations' pages ("color": black, navy, …). */

@@ -534,6 +534,13 @@ export class RetrievalExperienceModel implements ExperienceModel {
     }
 
     const template = actionTemplate(input.action, input.state);
+    // Without retrieval (k = 0) the model still knows what it learnt from the offline data: a few examples of each
+    // kind of action and outcome (OfflineMemory.prototypes), the same whatever the step, where retrieval brings the
+    // demonstrations most like it.
+    const retrieved =
+      input.demonstrations.length > 0 || !this.memory
+        ? input.demonstrations
+        : [...this.memory.prototypes(template)];
     // The agent's own earlier steps with the same action are evidence too (history is what makes that possible).
     const revisits = revisitsOf(input).map(({ step, stepsAgo }) => ({
       demo: {
@@ -547,7 +554,7 @@ export class RetrievalExperienceModel implements ExperienceModel {
       },
       historyStep: stepsAgo,
     }));
-    const evidence = [...input.demonstrations.map((demo) => ({ demo, historyStep: undefined })), ...revisits];
+    const evidence = [...retrieved.map((demo) => ({ demo, historyStep: undefined })), ...revisits];
     const candidates = evidence
       .map(({ demo, historyStep }, index): Candidate => {
         const mapping = this.mapping(demo, input);
