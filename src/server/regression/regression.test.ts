@@ -27,7 +27,6 @@ const EMBEDDED: ExperienceVersion = {
   k: 8,
   historyWindow: 4,
   reasoning: true,
-  offlineOnly: true,
 };
 
 /**
@@ -191,7 +190,7 @@ describe("an endpoint's versions against a real HTTP server on 127.0.0.1", () =>
       k: 2,
       historyWindow: 2,
       reasoning: true,
-      offlineOnly: true,
+
       baseURL: server.url,
     };
     const a = await startCheck(t.db, { ...endpoint, model: "exp-a" }, { domain: "shop", heldOut: 2 }, null);

@@ -7,7 +7,6 @@ const Switches = {
   k: z.number().int().min(0).max(64).default(8),
   historyWindow: z.number().int().min(0).max(100).default(4),
   reasoning: z.boolean().default(true),
-  offlineOnly: z.boolean().default(true),
 };
 
 /**
@@ -51,19 +50,15 @@ export function settingsOf(version: ExperienceVersion): ExperienceSettings {
     k: version.k,
     historyWindow: version.historyWindow,
     reasoning: version.reasoning,
-    ...(version.offlineOnly ? { sources: ["offline"] } : {}),
+    // A check retrieves from the domain's offline transitions alone (versionModel): no run's synthetic ones.
+    sources: ["offline"],
   };
 }
 
 /** How people name a version: "embedded k=8 h=4" or "openai:gpt-4o-mini · dreamgym-exp-v2 k=8 h=4". */
 export function versionLabel(model: StoredCheckModel): string {
   const v = model.version;
-  const switches = [
-    `k=${v.k}`,
-    `h=${v.historyWindow}`,
-    ...(v.reasoning ? [] : ["no reasoning"]),
-    ...(v.offlineOnly ? [] : ["all sources"]),
-  ].join(" ");
+  const switches = [`k=${v.k}`, `h=${v.historyWindow}`, ...(v.reasoning ? [] : ["no reasoning"])].join(" ");
   if (v.backend === "embedded") return `embedded ${switches}`;
   return `openai:${v.model} · ${model.promptVersion ?? "?"} ${switches}`;
 }

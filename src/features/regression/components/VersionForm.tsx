@@ -36,7 +36,7 @@ export function VersionForm({ domain, endpoint, promptVersion }: Props) {
       onSuccess: () => void queryClient.invalidateQueries({ queryKey: trpc.regression.checks.pathKey() }),
     }),
   );
-  const switches = { k: int(k, 8), historyWindow: int(history, 4), reasoning, offlineOnly: true };
+  const switches = { k: int(k, 8), historyWindow: int(history, 4), reasoning };
   const run = () =>
     start.mutate({
       version:
