@@ -12,7 +12,7 @@ export function ChartControls() {
     <div className={styles.chartControls} data-testid="chart-controls">
       <label className={styles.control}>
         X axis
-        <select value={xMode} onChange={(e) => setXMode(xModeOf(e.target.value))}>
+        <select aria-label="X axis" value={xMode} onChange={(e) => setXMode(xModeOf(e.target.value))}>
           {X_MODES.map((m) => (
             <option key={m} value={m}>
               {X_LABELS[m]}

@@ -27,7 +27,7 @@ function Choice({
   return (
     <label className={styles.control}>
       {label}
-      <select value={value} onChange={(e) => onChange(e.target.value)}>
+      <select aria-label={label} value={value} onChange={(e) => onChange(e.target.value)}>
         <option value="">any</option>
         {values.map((v) => (
           <option key={v} value={v}>
@@ -80,7 +80,11 @@ export function RunsFilters({ query, options, onChange }: Props) {
       <Choice label="Tag" value={query.tag} values={options.tag} onChange={(tag) => set({ tag })} />
       <label className={styles.control}>
         Sort
-        <select value={query.sort} onChange={(e) => set({ sort: e.target.value as RunsQuery["sort"] })}>
+        <select
+          aria-label="Sort"
+          value={query.sort}
+          onChange={(e) => set({ sort: e.target.value as RunsQuery["sort"] })}
+        >
           {RUN_SORTS.map((s) => (
             <option key={s} value={s}>
               {SORT_LABELS[s]}
