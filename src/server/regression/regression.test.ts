@@ -136,6 +136,39 @@ describe("the regression suite of the experience model", () => {
     }
   });
 
+  it("goes on where a crashed attempt stopped: the flagged cases written are kept, the rest asked", async () => {
+    await flaggedEpisode(t.db);
+    const check = await startCheck(t.db, EMBEDDED, { domain: "shop", heldOut: 0 }, null);
+    const [written] = await t.db.step.findMany({
+      where: { flagged: true },
+      orderBy: { index: "asc" },
+      take: 1,
+    });
+    // What the crashed attempt stored for the first case (a marker no model would write).
+    await t.db.regressionCase.create({
+      data: {
+        checkId: check.id,
+        stepId: written?.id ?? "",
+        source: "flagged",
+        expected: { state: "s", action: "a", nextState: "n", reward: 0, done: false },
+        predicted: { nextState: "from the crashed attempt", reward: 0, done: false, reasoning: "" },
+        nextStateOk: false,
+        rewardOk: true,
+        doneOk: true,
+      },
+    });
+    await t.db.regressionCheck.update({ where: { id: check.id }, data: { status: "running" } });
+    await workOnce(t.db);
+    const cases = await t.db.regressionCase.findMany({ where: { checkId: check.id } });
+    expect(cases).toHaveLength(3);
+    expect(
+      cases.filter((c) => (c.predicted as { nextState: string }).nextState === "from the crashed attempt"),
+    ).toHaveLength(1);
+    expect((await t.db.regressionCheck.findUniqueOrThrow({ where: { id: check.id } })).status).toBe(
+      "succeeded",
+    );
+  });
+
   it("refuses a domain without offline data, naming it, and stores nothing", async () => {
     await expect(startCheck(t.db, EMBEDDED, { domain: "household", heldOut: 0 }, null)).rejects.toThrow(
       new CheckRefused(
