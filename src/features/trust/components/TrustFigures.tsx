@@ -7,11 +7,11 @@ export function TrustFigures({ report }: { report: StoredTrustReport }) {
   const { fidelity: f, calibration: c } = report;
   return (
     <div className={styles.figures}>
+      <p className="hint">
+        Teacher-forced on {f.transitions} held-out logged steps of {f.tasks} tasks; {c.episodes} held-out
+        episodes replayed through the model
+      </p>
       <table className="grid" data-testid="trust-fidelity">
-        <caption className="hint">
-          Teacher-forced on {f.transitions} held-out logged steps of {f.tasks} tasks; {c.episodes} held-out
-          episodes replayed through the model
-        </caption>
         <thead>
           <tr>
             <th>figure</th>
@@ -29,8 +29,8 @@ export function TrustFigures({ report }: { report: StoredTrustReport }) {
           ))}
         </tbody>
       </table>
+      <p className="hint">Outcome calibration per logged policy (the logs&apos; own labels)</p>
       <table className="grid" data-testid="trust-calibration">
-        <caption className="hint">Outcome calibration per logged policy (the logs' own labels)</caption>
         <thead>
           <tr>
             <th>logged policy</th>
