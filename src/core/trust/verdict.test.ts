@@ -6,6 +6,7 @@ import {
   MAX_HALLUCINATION,
   MAX_REWARD_MAE,
   MAX_SYNTHETIC_EXCESS,
+  MAX_SYNTHETIC_OVER_REPLAY,
   MAX_TERMINAL_REWARD_MAE,
   MAX_UNTRAINED_EXCESS,
   MIN_CONFIDENCE_AUROC,
@@ -119,6 +120,16 @@ describe("trustVerdict", () => {
       /end of held-out episodes .* off by 0\.2501 .* paying too little/,
     ],
     [
+      "synthetic success over the replayed best play",
+      (x, e) => {
+        x.byPolicy = {
+          ...byPolicy,
+          expert: { ...row(50, 0.9), predicted: 0.8 - MAX_SYNTHETIC_OVER_REPLAY - e },
+        };
+      },
+      /trained policy succeeds 80% .* yet the model ended only 65% of the best logged behaviour's episodes in success when it replayed them \(expert, 90% successful/,
+    ],
+    [
       "confidence ranking",
       (x, e) => (x.fidelity.confidenceAuroc = MIN_CONFIDENCE_AUROC - e),
       /as sure where it is wrong as where it is right \(confidence AUROC 0\.65.*60% on its wrong predictions against 90% on its right ones/,
@@ -132,7 +143,7 @@ describe("trustVerdict", () => {
     [
       "synthetic excess",
       (x, e) => {
-        x.byPolicy = { ...byPolicy, expert: row(50, 0.65) };
+        x.byPolicy = { ...byPolicy, expert: { ...row(50, 0.65), predicted: 0.9 } };
         x.syntheticSuccess = 0.65 + MAX_SYNTHETIC_EXCESS + e;
       },
       /synthetic success \(80%\) is 15 points above the best logged behaviour \(expert, 65%/,

@@ -35,6 +35,13 @@ export const MAX_UNTRAINED_EXCESS = 0.1;
  */
 export const MAX_SYNTHETIC_EXCESS = 0.15;
 /**
+ * A trained policy's synthetic success more than 15 points above the success the model itself gives the best
+ * logged behaviour's episodes when it replays them: the policy found something the model pays that the best logged
+ * play never did (the same margin as MAX_SYNTHETIC_EXCESS).
+ */
+export const MAX_SYNTHETIC_OVER_REPLAY = 0.15;
+
+/**
  * Above this share of predicted page elements found neither in the logged next state nor in the model's inputs,
  * about one element in seven is invented: a policy learns to act on things that are not there.
  */
@@ -154,13 +161,31 @@ const untrainedExcess: Rule = ({ calibration, byPolicy, untrainedSyntheticSucces
   };
 };
 
+/** The logged behaviour with the highest success rate and at least MIN_OUTCOMES logs, else all the held-out logs. */
+function bestBehaviour(
+  calibration: OutcomeCalibration,
+  byPolicy: Record<string, OutcomeCalibration>,
+): [string, OutcomeCalibration] {
+  const rows = Object.entries(byPolicy).filter(([, c]) => c.episodes >= MIN_OUTCOMES);
+  return rows.sort(([, x], [, y]) => y.base - x.base)[0] ?? ["all held-out logs", calibration];
+}
+
 const syntheticExcess: Rule = ({ calibration, byPolicy = {}, syntheticSuccess: s }) => {
   if (s === undefined) return { unchecked: "No trained policy's synthetic success was given to compare." };
-  const rows = Object.entries(byPolicy).filter(([, c]) => c.episodes >= MIN_OUTCOMES);
-  const [label, best] = rows.sort(([, x], [, y]) => y.base - x.base)[0] ?? ["all held-out logs", calibration];
+  const [label, best] = bestBehaviour(calibration, byPolicy);
   if (gap(s, best.base) <= MAX_SYNTHETIC_EXCESS) return null;
   return {
     reason: `The trained policy's synthetic success (${pct(s)}) is ${points(s - best.base)} above the best logged behaviour (${label}, ${pct(best.base)}; at most ${points(MAX_SYNTHETIC_EXCESS)} above is believable): more likely the model's generosity than real skill.`,
+  };
+};
+
+/** Unchecked without a trained policy's figure: syntheticExcess already says so. */
+const syntheticOverReplay: Rule = ({ calibration, byPolicy = {}, syntheticSuccess: s }) => {
+  if (s === undefined) return null;
+  const [label, best] = bestBehaviour(calibration, byPolicy);
+  if (gap(s, best.predicted) <= MAX_SYNTHETIC_OVER_REPLAY) return null;
+  return {
+    reason: `The trained policy succeeds ${pct(s)} of the time in the synthetic environment, yet the model ended only ${pct(best.predicted)} of the best logged behaviour's episodes in success when it replayed them (${label}, ${pct(best.base)} successful in the logs; at most ${points(MAX_SYNTHETIC_OVER_REPLAY)} between the two is believable): the policy is paid for behaviour the logs never show succeeding.`,
   };
 };
 
@@ -222,6 +247,7 @@ const RULES: Rule[] = [
   recall,
   untrainedExcess,
   syntheticExcess,
+  syntheticOverReplay,
   hallucination,
   tokenF1,
   rewardError,
