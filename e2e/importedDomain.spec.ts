@@ -58,6 +58,17 @@ test("a researcher trains DreamGym in a domain that exists only as imported logs
   await expect(success).toHaveAttribute("data-points", "2");
   await expect(page.getByTestId("proxy-chart")).toContainText("action agreement (proxy)");
   await expect(page.getByTestId("metric-row")).toHaveCount(2);
+  // Beside the proxies, how far they can be trusted: the model against the held-out logs, with a verdict.
+  const trust = page.getByTestId("trust-panel");
+  await expect(trust.getByTestId("trust-fidelity")).toContainText("Token F1 with the logged next state");
+  await expect(trust.getByTestId("trust-fidelity")).toContainText(
+    "Logged successes the model ended in success",
+  );
+  await expect(trust.getByTestId("trust-policy")).toHaveCount(3);
+  await expect(trust.getByTestId("trust-policy").filter({ hasText: "expert" })).toContainText("100.0%");
+  await expect(trust.getByTestId("trust-warning").or(trust.getByTestId("trust-passed"))).toContainText(
+    "the final evaluation",
+  );
   await page.screenshot({ path: screenshotPath("imported-run.png"), fullPage: true });
 
   // Its synthetic steps, each reasoning trace beside the predicted state, with the model's confidence.
