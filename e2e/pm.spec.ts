@@ -1,5 +1,6 @@
 import { expect, type Page, test } from "@playwright/test";
 import { ACTIVE_STATUSES } from "@/shared/enums";
+import { downloadCsv, dragAcross, expectLabelsApart } from "./support/charts";
 import { screenshotPath } from "./support/screenshots";
 
 /** The status badge of a run that has not finished yet, whichever of the active statuses it shows. */
@@ -103,9 +104,82 @@ test("a PM launches a short run from a preset, watches its curves grow, compares
     .locator('[data-testid="final-point"][data-series="realSuccess"]');
   await expect(finalPoint).toHaveCount(1);
   await expect(finalPoint).toHaveAttribute("data-iteration", "3");
-  await expect(finalPoint.getByTestId("final-label")).toHaveText(`final ${finalFigure}`);
-  await expect(page.getByTestId("success-chart").getByTestId("legend-final")).toHaveText("final evaluation");
+  const success = page.getByTestId("success-chart");
+  await expect(success.locator('[data-testid="final-label"][data-series="realSuccess"]')).toHaveText(
+    `final ${finalFigure}`,
+  );
+  await expect(success.getByTestId("legend-final")).toHaveText("final evaluation");
+  // The finals of the real and the synthetic env and the untrained line's label: apart, and off the lines.
+  await expectLabelsApart(success, 3);
+  await expectLabelsApart(page.getByTestId("gap-chart"));
   await page.screenshot({ path: screenshotPath("run-detail.png"), fullPage: true });
+
+  // What TensorBoard shows beside the returns: the update's loss, KL, entropy and clip fraction per iteration.
+  for (const chart of ["loss-chart", "kl-chart", "entropy-chart", "clip-chart"])
+    await expect(page.getByTestId(chart), chart).toHaveAttribute("data-points", "3");
+  await expect(page.getByTestId("kl-chart").getByTestId("legend-item")).toContainText([
+    "approx KL (old → new)",
+    "KL to reference",
+  ]);
+
+  // Against transitions spent, then wall-clock time: the same points, the final still marked, kept in the URL.
+  const xAxis = page.getByLabel("X axis");
+  await xAxis.selectOption({ label: "Transitions (real + synthetic)" });
+  await expect(page).toHaveURL(/[?&]x=transitions/);
+  await expect(success).toHaveAttribute("data-points", "3");
+  await expect(success.locator('[data-testid="final-point"][data-series="realSuccess"]')).toHaveCount(1);
+  await expectLabelsApart(success, 3);
+  await xAxis.selectOption({ label: "Wall-clock time" });
+  await expect(page).toHaveURL(/[?&]x=time/);
+  await expect(success.locator(".recharts-xAxis-tick-labels text").last()).toHaveText(/\d+s$/);
+  await page.reload();
+  await expect(page.getByLabel("X axis")).toHaveValue("time");
+  await xAxis.selectOption({ label: "Iteration" });
+
+  // Smoothed as TensorBoard smooths: the average drawn over the raw line, which stays faint behind it.
+  const reward = page.getByTestId("reward-chart");
+  await page.getByLabel("Smoothing weight").fill("0.6");
+  await expect(page).toHaveURL(/smooth=0.6/);
+  await expect(reward).toHaveAttribute("data-smoothed", "true");
+  await expect(reward.locator(".smoothed-line .recharts-line-curve")).toHaveCount(1);
+  await expect(reward.locator(".recharts-line-curve")).toHaveCount(2);
+  await page.getByLabel("Smoothing weight").fill("0");
+  await expect(reward).toHaveAttribute("data-smoothed", "false");
+
+  // Zoom: drag across a chart, every chart follows, and a reset shows everything again.
+  await dragAcross(page, reward, 0.3, 0.98);
+  await expect(page.getByTestId("zoom-range")).toBeVisible();
+  await expect(reward).toHaveAttribute("data-zoom", /^\d+(\.\d+)?-\d+(\.\d+)?$/);
+  await expect(page.getByTestId("loss-chart")).toHaveAttribute("data-zoom", /.+/);
+  await page.getByRole("button", { name: "Reset zoom" }).click();
+  await expect(reward).not.toHaveAttribute("data-zoom", /.+/);
+
+  // A log scale for the KL, which spans decades; the switch is per chart.
+  await page.getByRole("button", { name: "Log scale: KL" }).click();
+  await expect(page.getByTestId("kl-chart")).toHaveAttribute("data-scale", "log");
+  await expect(page.getByTestId("loss-chart")).toHaveAttribute("data-scale", "linear");
+  await page.screenshot({ path: "test-results/run-charts-controls.png", fullPage: true });
+
+  // The metrics as a CSV: a header, then one line per iteration.
+  const csv = await downloadCsv(page);
+  expect(csv.name).toBe("dreamgym-pm-shop-dreamgym-grpo-3-iterations-metrics.csv");
+  expect(csv.rows[0]?.slice(0, 4)).toEqual(["run_id", "run_name", "iteration", "wall_clock_s"]);
+  expect(csv.rows[0]).toContain("update.approxKl");
+  expect(csv.rows.slice(1).map((r) => r[2])).toEqual(["1", "2", "3"]);
+  expect(csv.rows[1]?.[1]).toBe(NAME);
+
+  // Notes and a tag, as a PM keeps track of what each run was for.
+  await page.getByLabel("New tag").fill("pm-review");
+  await page.getByRole("button", { name: "Add tag" }).click();
+  await expect(page.getByTestId("run-tag")).toHaveText(["pm-review"]);
+  await page.getByLabel("Run notes").fill("Short check of the quick preset, before the full 10 iterations.");
+  await page.getByRole("button", { name: "Save notes" }).click();
+  await expect(page.getByTestId("notes-state")).toHaveText("Saved");
+  await page.reload();
+  await expect(page.getByLabel("Run notes")).toHaveValue(
+    "Short check of the quick preset, before the full 10 iterations.",
+  );
+  await expect(page.getByTestId("run-tag")).toHaveText(["pm-review"]);
 
   // Against the seeded demo run, on one chart.
   await page.getByRole("link", { name: "Runs", exact: true }).click();
@@ -119,6 +193,31 @@ test("a PM launches a short run from a preset, watches its curves grow, compares
   }));
   expect(fits.table).toBeLessThanOrEqual(fits.container);
   await expect(rows.filter({ hasText: NAME }).getByTestId("run-progress")).toHaveText("3 of 3 iterations");
+  await expect(rows.filter({ hasText: NAME }).getByTestId("run-tag")).toHaveText("pm-review");
+
+  // Found again by a word of its notes, by its tag, and with the filters kept in the URL.
+  const count = page.getByTestId("runs-count");
+  await page.getByLabel("Search runs").fill("quick preset");
+  await expect(page).toHaveURL(/q=quick\+preset/);
+  await expect(rows).toHaveCount(1);
+  await expect(rows).toContainText(NAME);
+  await expect(count).toHaveText(/^1 of \d+ runs$/);
+  await page.getByLabel("Search runs").fill("");
+  await page.getByLabel("Tag", { exact: true }).selectOption("pm-review");
+  await page.getByLabel("Status", { exact: true }).selectOption("succeeded");
+  await expect(rows).toHaveCount(1);
+  await page.reload();
+  await expect(page.getByLabel("Tag", { exact: true })).toHaveValue("pm-review");
+  await expect(rows).toHaveCount(1);
+  await page.getByRole("button", { name: "Clear" }).click();
+  await expect(rows).toHaveCount(before + 1);
+  await page.getByLabel("Sort").selectOption({ label: "Name A–Z" });
+  await expect(page).toHaveURL(/sort=name/);
+  const names = await rows.getByTestId("run-name").allTextContents();
+  expect(names).toEqual(
+    [...names].sort((a, b) => a.localeCompare(b, "en", { numeric: true, sensitivity: "base" })),
+  );
+  await page.getByLabel("Sort").selectOption({ label: "Newest first" });
   await page.getByLabel(`Select ${NAME}`).check();
   await page.getByLabel(`Select ${DEMO}`).check();
   await page.screenshot({ path: screenshotPath("runs.png") });
@@ -151,10 +250,32 @@ test("a PM launches a short run from a preset, watches its curves grow, compares
   await expect(finals).toHaveCount(2);
   for (const i of [0, 1]) {
     const figure = await page.getByTestId("compared-final").nth(i).textContent();
-    await expect(real.locator(`[data-testid="final-point"][data-series="r${i}"]`)).toContainText(
+    await expect(real.locator(`[data-testid="final-label"][data-series="r${i}"]`)).toHaveText(
       `final ${figure}`,
     );
   }
+  // Two finals close together are labelled apart, beside the plot, never over each other or the lines.
+  await expectLabelsApart(real, 2);
+
+  // Beside the charts: the settings on which the two runs differ, and only those.
+  const diff = page.getByTestId("config-diff");
+  await expect(diff.locator('[data-key="name"]')).toContainText(NAME);
+  await expect(diff.locator('[data-key="iterations"] td')).toHaveText(["3", "4"]);
+  await expect(diff.locator('[data-key="method"]')).toHaveCount(0);
+  await expect(diff.locator('[data-key="domain"]')).toHaveCount(0);
+  const diffBox = await diff.boundingBox();
+  const realBox = await real.boundingBox();
+  expect(
+    diffBox && realBox && diffBox.x > realBox.x + realBox.width - 1,
+    "the diff sits beside the charts",
+  ).toBe(true);
+  // The training figures of both runs on shared axes, and one CSV of both runs' metrics.
+  await expect(page.getByTestId("compare-approxKl").locator(".recharts-line-curve")).toHaveCount(2);
+  const both = await downloadCsv(page);
+  expect(both.name).toBe("dreamgym-compare-2-runs-metrics.csv");
+  expect(both.rows[0]?.slice(0, 3)).toEqual(["run_id", "run_name", "iteration"]);
+  expect(new Set(both.rows.slice(1).map((r) => r[1]))).toEqual(new Set([NAME, DEMO]));
+  expect(both.rows.length - 1).toBe(3 + 4);
   await page.screenshot({ path: "test-results/compare.png", fullPage: true });
 
   // The curriculum: from the run's page to its heatmap, one cell to that task's episodes of that iteration.

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import { expect, type Page, test } from "@playwright/test";
 import { PEOPLE } from "./support/auth";
+import { downloadCsv, dragAcross, expectLabelsApart } from "./support/charts";
 import { screenshotPath } from "./support/screenshots";
 
 /** Flags are signed by whoever is signed in: the journeys' researcher. */
@@ -214,5 +215,84 @@ test.describe("researcher debugs a hallucinated transition", () => {
     await expect(page.getByTestId("flag-banner")).toHaveCount(0);
     await page.goto("/flagged");
     await expect(page.getByTestId("flagged-count")).toHaveText("0 flagged steps");
+  });
+});
+
+test.describe("researcher reads a run's training curves", () => {
+  test("sees loss and KL on a log scale, smooths, zooms and reads time on the x axis, exports the metrics, tags the run and finds it by the tag", async ({
+    page,
+  }) => {
+    test.setTimeout(300_000);
+    await page.goto("/runs");
+    await page.getByRole("link", { name: DEMO }).click();
+    await expect(page.getByRole("heading", { name: DEMO })).toBeVisible();
+    await expect(page.getByTestId("run-status")).toHaveText("succeeded", { timeout: 240_000 });
+    const runUrl = page.url();
+
+    // The update's figures, one panel each, a point per iteration.
+    const kl = page.getByTestId("kl-chart");
+    for (const chart of ["loss-chart", "kl-chart", "entropy-chart", "clip-chart"])
+      await expect(page.getByTestId(chart), chart).toHaveAttribute("data-points", "4");
+    // KL spans decades: on a log axis every tick is a power of ten.
+    await page.getByRole("button", { name: "Log scale: KL" }).click();
+    await expect(kl).toHaveAttribute("data-scale", "log");
+    await expect(page.getByRole("button", { name: "Log scale: KL" })).toHaveAttribute("aria-pressed", "true");
+    const ticks = await kl.locator(".recharts-yAxis-tick-labels text").allTextContents();
+    expect(ticks.length).toBeGreaterThanOrEqual(2);
+    for (const t of ticks) expect(t).toMatch(/^(0\.0*1|1e-\d+|10*)$/);
+
+    // Smoothing from the keyboard, on the slider; the raw lines stay faint behind.
+    const slider = page.getByRole("slider", { name: "Smoothing" });
+    await slider.focus();
+    for (let k = 0; k < 5; k++) await page.keyboard.press("ArrowRight");
+    await expect(page.getByLabel("Smoothing weight")).toHaveValue("0.05");
+    await expect(page.getByTestId("loss-chart")).toHaveAttribute("data-smoothed", "true");
+    await expect(page.getByTestId("loss-chart").locator(".smoothed-line").first()).toBeVisible();
+
+    // Wall-clock time on the x axis, then a zoom into its second half, followed by every chart.
+    await page.getByLabel("X axis").selectOption("time");
+    await expect(kl.locator(".recharts-xAxis-tick-labels text").last()).toHaveText(/\d+s$/);
+    await dragAcross(page, page.getByTestId("loss-chart"), 0.5, 0.99);
+    await expect(page.getByTestId("zoom-range")).toHaveText(/^\d+(m \d\d)?s – \d+(m \d\d)?s$/);
+    await expect(kl).toHaveAttribute("data-zoom", /.+/);
+    await expect(page.getByTestId("success-chart")).toHaveAttribute("data-zoom", /.+/);
+    await expectLabelsApart(page.getByTestId("success-chart"));
+    await page.screenshot({ path: "test-results/run-charts-researcher.png", fullPage: true });
+    await page.getByRole("button", { name: "Reset zoom" }).click();
+    await expect(page.getByTestId("zoom-range")).toHaveCount(0);
+
+    // The metrics as CSV, read back: one line per iteration, with the update's KL as a number.
+    const csv = await downloadCsv(page);
+    const header = csv.rows[0] ?? [];
+    expect(header.slice(0, 3)).toEqual(["run_id", "run_name", "iteration"]);
+    const klColumn = header.indexOf("update.approxKl");
+    expect(klColumn).toBeGreaterThan(0);
+    expect(csv.rows.slice(1)).toHaveLength(4);
+    for (const row of csv.rows.slice(1)) expect(Number.isFinite(Number(row[klColumn]))).toBe(true);
+
+    // A tag and a note, then the list finds the run by either.
+    await page.getByLabel("New tag").fill("kl-baseline");
+    await page.keyboard.press("Enter");
+    await expect(page.getByTestId("run-tag")).toHaveText(["kl-baseline"]);
+    await page.getByLabel("Run notes").fill("Reference curves for the KL and loss panels.");
+    await page.getByRole("button", { name: "Save notes" }).click();
+    await expect(page.getByTestId("notes-state")).toHaveText("Saved");
+    await page.goto("/runs?tag=kl-baseline");
+    const rows = page.getByTestId("run-row");
+    await expect(rows).toHaveCount(1);
+    await expect(rows).toContainText(DEMO);
+    await expect(rows.getByTestId("run-tag")).toHaveText("kl-baseline");
+    await page.goto("/runs?q=reference+curves");
+    await expect(rows).toHaveCount(1);
+    await page.getByLabel("Method", { exact: true }).selectOption("dreamgym");
+    await page.getByLabel("Algorithm", { exact: true }).selectOption("grpo");
+    await page.getByLabel("Domain", { exact: true }).selectOption("shop");
+    await expect(rows).toHaveCount(1);
+    await expect(page).toHaveURL(/method=dreamgym/);
+
+    // Tidy: the tag comes off again on the run's page.
+    await page.goto(runUrl);
+    await page.getByRole("button", { name: "Remove tag kl-baseline" }).click();
+    await expect(page.getByTestId("run-tag")).toHaveCount(0);
   });
 });

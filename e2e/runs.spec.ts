@@ -1,5 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { ACTIVE_STATUSES } from "@/shared/enums";
+import { expectLabelsApart } from "./support/charts";
 
 const STILL_ACTIVE = new RegExp(ACTIVE_STATUSES.join("|"));
 const DEMO = "demo: shop DreamGym GRPO";
@@ -22,11 +23,11 @@ test("a PM's DreamGym-S2R run counts its iterations without a planned total, sho
   await page.getByLabel("Eval interval").fill("1");
   await page.getByLabel("Eval episodes").fill("10");
   await page.getByRole("button", { name: "Launch run" }).click();
-  await expect(page).toHaveURL(/\/runs\?launched=/);
-  const runId = new URL(page.url()).searchParams.get("launched") ?? "";
+  // Launching opens the new run's page.
+  await expect(page).toHaveURL(/\/runs\/(?!new$)[^/?]+$/);
+  const runId = new URL(page.url()).pathname.split("/").pop() ?? "";
   expect(runId).not.toBe("");
 
-  await page.goto(`/runs/${runId}`);
   const status = page.getByTestId("run-status");
   const iterations = page.getByTestId("run-iteration");
   const bar = page.getByTestId("run-progress-bar");
@@ -56,7 +57,17 @@ test("a PM's DreamGym-S2R run counts its iterations without a planned total, sho
     .locator('[data-testid="final-point"][data-series="realSuccess"]');
   await expect(finalPoint).toHaveCount(1);
   await expect(finalPoint).toHaveAttribute("data-iteration", String(done));
-  await expect(finalPoint.getByTestId("final-label")).toHaveText(`final ${header}`);
+  const success = page.getByTestId("success-chart");
+  await expect(success.locator('[data-testid="final-label"][data-series="realSuccess"]')).toHaveText(
+    `final ${header}`,
+  );
+  // S2R's real and synthetic-env finals and the untrained line end close together: their labels stay apart.
+  await expectLabelsApart(success, 3);
+  // A real phase spends real transitions: on that axis the final still ends the real-env curve.
+  await page.getByLabel("X axis").selectOption("transitions");
+  await expect(success.locator('[data-testid="final-point"][data-series="realSuccess"]')).toHaveCount(1);
+  await expectLabelsApart(success, 3);
+  await page.getByLabel("X axis").selectOption("iteration");
   await page.screenshot({ path: "test-results/run-detail-s2r.png", fullPage: true });
 
   // The runs list: the same count, the budget, and a table that fits the window.
@@ -86,10 +97,16 @@ test("a PM's DreamGym-S2R run counts its iterations without a planned total, sho
   const real = page.getByTestId("compare-real");
   for (const i of [0, 1]) {
     const figure = await page.getByTestId("compared-final").nth(i).textContent();
-    await expect(real.locator(`[data-testid="final-point"][data-series="r${i}"]`)).toContainText(
+    await expect(real.locator(`[data-testid="final-label"][data-series="r${i}"]`)).toHaveText(
       `final ${figure}`,
     );
   }
+  await expectLabelsApart(real, 2);
+  // The S2R run has a real budget the demo run has not: the diff names it.
+  await expect(page.getByTestId("config-diff").locator('[data-key="method"] td')).toHaveText([
+    "dreamgym-s2r",
+    "dreamgym",
+  ]);
   await expect(real.locator('[data-testid="final-point"][data-series="r0"]')).toHaveAttribute(
     "data-iteration",
     String(done),
