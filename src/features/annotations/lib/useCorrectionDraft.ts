@@ -2,7 +2,7 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
-import { useTRPC } from "@/trpc/react";
+import { useTRPC, useTRPCClient } from "@/trpc/react";
 import type { CorrectionDraft } from "./prediction";
 import { useLeaveWarning } from "./useLeaveWarning";
 
@@ -31,6 +31,11 @@ export function useCorrectionDraft(id: string | null, enabled: boolean) {
   const [restoredAt, setRestoredAt] = useState<Date | null>(null);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const inFlight = useRef<Promise<unknown>>(Promise.resolve());
+  /** A change typed but not yet sent: sent at once if the annotator moves to another item first. */
+  const unsent = useRef<{ id: string; draft: CorrectionDraft } | null>(null);
+  const client = useTRPCClient();
+  /** The item whose stored draft was restored, or that the annotator began editing before it arrived. */
+  const handled = useRef<string | null>(null);
   const stored = useQuery({
     ...trpc.annotations.draft.queryOptions({ id: id ?? "" }),
     enabled: enabled && id !== null,
@@ -42,35 +47,56 @@ export function useCorrectionDraft(id: string | null, enabled: boolean) {
   // biome-ignore lint/correctness/useExhaustiveDependencies: a draft belongs to the item it began on
   useEffect(() => {
     clearTimeout(timer.current);
+    handled.current = null;
     setDraft(null);
     setStatus({ kind: "none" });
     setRestoredAt(null);
+    return () => {
+      const left = unsent.current;
+      unsent.current = null;
+      if (!left) return;
+      remember(left.id, left.draft, new Date());
+      void client.annotations.saveDraft.mutate(left).catch(() => {});
+    };
   }, [id]);
 
-  // A draft kept on the server opens the editor where it was left.
+  // A draft kept on the server opens the editor where it was left: once per visit to the item, and not over an
+  // edit begun before it arrived.
   const restored = stored.data;
-  // Only a newly arrived stored draft opens the editor; closing it must not reopen it.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the stored draft arrives, not on each edit
   useEffect(() => {
-    if (!restored || draft !== null) return;
+    if (!id || !restored || handled.current === id) return;
+    handled.current = id;
     setDraft(restored.draft);
     setRestoredAt(restored.updatedAt);
     setStatus({ kind: "saved", at: restored.updatedAt });
-  }, [restored]);
+  }, [id, restored]);
 
   useLeaveWarning(status.kind === "unsaved" || status.kind === "saving");
 
+  /** What the server holds for an item, so that coming back to it shows the latest draft at once. */
+  function remember(itemId: string, next: CorrectionDraft, at: Date) {
+    queryClient.setQueryData(trpc.annotations.draft.queryKey({ id: itemId }), () => ({
+      draft: next,
+      updatedAt: at,
+    }));
+  }
+
   const send = (itemId: string, next: CorrectionDraft) => {
+    unsent.current = null;
     setStatus({ kind: "saving" });
     const sending = saveDraft
       .mutateAsync({ id: itemId, draft: next })
-      .then((saved) => setStatus({ kind: "saved", at: saved.updatedAt }))
+      .then((saved) => {
+        remember(itemId, next, saved.updatedAt);
+        setStatus({ kind: "saved", at: saved.updatedAt });
+      })
       .catch((error: Error) => setStatus({ kind: "error", message: error.message }));
     inFlight.current = sending;
   };
 
   const forget = () => {
     clearTimeout(timer.current);
+    unsent.current = null;
     setDraft(null);
     setStatus({ kind: "none" });
     setRestoredAt(null);
@@ -82,11 +108,15 @@ export function useCorrectionDraft(id: string | null, enabled: boolean) {
     status,
     restoredAt,
     /** Opens the editor on a fresh draft (nothing is saved until something is typed). */
-    open: (fresh: CorrectionDraft) => setDraft(fresh),
+    open: (fresh: CorrectionDraft) => {
+      handled.current = id;
+      setDraft(fresh);
+    },
     change: (next: CorrectionDraft) => {
       if (!id) return;
       setDraft(next);
       setStatus({ kind: "unsaved" });
+      unsent.current = { id, draft: next };
       clearTimeout(timer.current);
       timer.current = setTimeout(() => send(id, next), AUTOSAVE_MS);
     },
