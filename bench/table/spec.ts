@@ -261,5 +261,5 @@ export const PAPER: Record<Domain, Record<string, number>> = {
 export const PAPER_ENV: Record<Domain, string> = {
   shop: "WebShop",
   household: "ALFWorld",
-  office: "tool use (API calls), no paper figure",
+  office: "tool use, not in the paper",
 };
