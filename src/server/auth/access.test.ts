@@ -17,6 +17,14 @@ describe("what each role may change", () => {
     expect(can("annotator", { step: ["flag"] })).toBe(false);
   });
 
+  it("lets researchers and admins assign annotation work, and only admins edit the guidelines", () => {
+    expect(can("researcher", { annotation: ["assign"] })).toBe(true);
+    expect(can("admin", { annotation: ["assign", "guide", "review"] })).toBe(true);
+    for (const role of ["annotator", "researcher", "viewer"])
+      expect([role, can(role, { annotation: ["guide"] })]).toEqual([role, false]);
+    expect(can("annotator", { annotation: ["assign"] })).toBe(false);
+  });
+
   it("gives viewers nothing to change, and admins everything", () => {
     const changes: Permission[] = [{ run: ["launch"] }, { annotation: ["review"] }, { user: ["list"] }];
     for (const permission of changes) expect(can("viewer", permission)).toBe(false);
