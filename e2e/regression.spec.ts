@@ -18,7 +18,7 @@ interface RealAnswer {
 /** The real environment's answer to the step on screen, read from the app's API as the step view reads it. */
 async function realAnswerOnScreen(
   page: Page,
-): Promise<{ instruction: string; action: string; real: RealAnswer | null }> {
+): Promise<{ stepId: string; instruction: string; action: string; real: RealAnswer | null }> {
   const url = new URL(page.url());
   const id = url.pathname.split("/").at(-1) ?? "";
   const index = Number(url.searchParams.get("step") ?? "1") - 1;
@@ -28,6 +28,7 @@ async function realAnswerOnScreen(
   const trajectory = (await response.json()).result.data.json as {
     task: { instruction: string };
     steps: {
+      id: string;
       action: string;
       done: boolean;
       realNextState: string | null;
@@ -40,6 +41,7 @@ async function realAnswerOnScreen(
   // The step view shows that episode (not the one before it, still on screen while the next one loads).
   await expect(page.getByTestId("instruction")).toHaveText(trajectory.task.instruction);
   return {
+    stepId: step.id,
     instruction: trajectory.task.instruction,
     action: step.action,
     // A generated task the real environment cannot play has no real answer: no case to judge.
@@ -107,12 +109,14 @@ test.describe("the experience model's regression suite", () => {
     await page.getByRole("table", { name: "Trajectories" }).getByRole("link").first().click();
     await expect(page.getByTestId("step-position")).toHaveText(/^Step 1 of \d+$/);
     const cases: string[] = [];
+    const flaggedIds: string[] = [];
     const instructions = new Set<string>();
     while (cases.length < 3) {
-      const { instruction, action, real } = await realAnswerOnScreen(page);
+      const { stepId, instruction, action, real } = await realAnswerOnScreen(page);
       if (real && !instructions.has(instruction)) {
         instructions.add(instruction);
         await flagStepOnScreen(page);
+        flaggedIds.push(stepId);
         const key = `${instruction}\n${action}`;
         answers.set(key, real);
         cases.push(key);
@@ -174,5 +178,14 @@ test.describe("the experience model's regression suite", () => {
     await page.getByRole("tab", { name: "Held-out transitions" }).click();
     await expect(page).toHaveURL(/cases=held-out/);
     await expect(page.getByTestId("case-row")).toHaveCount(2);
+
+    // The journeys share one database: the flags go, so later journeys count their own (the checks stay).
+    for (const id of flaggedIds) {
+      const response = await page.request.post("/api/trpc/steps.unflag", {
+        data: { json: { id } },
+        headers: { origin: new URL(page.url()).origin },
+      });
+      expect(response.status()).toBe(200);
+    }
   });
 });
