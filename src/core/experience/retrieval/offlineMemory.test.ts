@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { household } from "../../envs/household";
 import { shop } from "../../envs/shop";
 import { episodeTransitions } from "../../replay/episodeTransitions";
 import { rollout } from "../../rollout";
@@ -336,5 +337,30 @@ describe("offline memory", () => {
     expect(parseListing(remembering.next)).toBeDefined();
     const blank = await new RetrievalExperienceModel({ reasoning: true }).predict(input);
     expect(blank.next).toEqual(step.state);
+  });
+
+  it("learns whether a page tells all of the state: the shop's do, the household's hide each room's contents", async () => {
+    const shopMemory = OfflineMemory.fromTransitions((await offlineMemoryBuffer(shop, 60)).transitions());
+    expect(shopMemory.pagesTellAll).toBe(true);
+    const rooms = [...(await offlineMemoryBuffer(household, 60)).transitions()];
+    const householdMemory = OfflineMemory.fromTransitions(rooms);
+    expect(householdMemory.pagesTellAll).toBe(false);
+    expect(OfflineMemory.fromData(JSON.parse(JSON.stringify(householdMemory.toData()))).pagesTellAll).toBe(
+      false,
+    );
+    // So the same words in another room are no evidence of what this room holds: the answer is not copied.
+    const arrival = rooms.find((t) => t.action.startsWith("go to ") && / you see a /.test(t.next.text))!;
+    const elsewhere = household.task("train", 500);
+    const input = {
+      task: elsewhere,
+      history: [],
+      state: arrival.state,
+      action: arrival.action,
+      demonstrations: [{ ...arrival, score: 1 }],
+    };
+    const sure = await new RetrievalExperienceModel({ reasoning: true }).predict(input);
+    const learnt = await new RetrievalExperienceModel({ reasoning: true }, householdMemory).predict(input);
+    expect(sure.reasoning).toContain("this very action in this very state");
+    expect(learnt.reasoning).not.toContain("this very action in this very state");
   });
 });

@@ -110,8 +110,15 @@ export interface OfflineMemoryData {
   /** How many real episodes ended with a graded reward of each smallest denominator (2/3: 3, 0.8: 5). */
   grades: [denominator: number, episodes: number][];
   prototypes: Demonstration[];
+  /** The same page and action met again in another task's episode, and how often it led to the same page. */
+  repeats: { times: number; same: number };
   declarations?: DomainDeclarations;
 }
+
+/** Repeats needed before the memory says whether a page tells all of the state; fewer: it is taken to. */
+const MIN_REPEATS = 20;
+/** The share of repeats that must lead to the same page for a page to tell all of the state. */
+const MARKOV_SHARE = 0.9;
 
 /**
  * Examples kept of each kind of action and each of its outcomes (ended or not, and the reward to a tenth): what
@@ -142,6 +149,8 @@ export class OfflineMemory {
   private readonly choices = new Map<string, Set<string>>();
   private readonly grades = new Map<number, number>();
   private readonly kinds = new Map<string, Demonstration[]>();
+  private readonly firstSeen = new Map<string, { next: string; taskId: string | undefined }>();
+  private readonly repeats = { times: 0, same: 0 };
   private readonly outcomes = new Map<string, number>();
   /** What the domain declares beside its environment (core/envs `DomainDeclarations`), compiled. */
   readonly amountBound: AmountBound | undefined;
@@ -181,6 +190,7 @@ export class OfflineMemory {
         if (n !== undefined) this.grades.set(n, (this.grades.get(n) ?? 0) + 1);
       }
       this.addPrototype(t);
+      this.countRepeat(t);
       for (const page of [t.state, t.next])
         for (const g of pageChoices(page)) this.addChoices(g.name, g.options);
       if (earlier.size > 0 && t.next.text !== t.state.text)
@@ -201,6 +211,8 @@ export class OfflineMemory {
     const memory = new OfflineMemory(data.declarations);
     for (const [n, episodes] of data.grades) memory.grades.set(n, episodes);
     for (const p of data.prototypes) memory.addPrototype(p);
+    memory.repeats.times = data.repeats.times;
+    memory.repeats.same = data.repeats.same;
     for (const r of data.records) memory.addRecord(r);
     for (const [action, page] of data.pages) memory.pages.set(action, page);
     for (const [action, counts] of data.returns) memory.returns.set(action, counts);
@@ -218,6 +230,7 @@ export class OfflineMemory {
       choices: [...this.choices].map(([group, values]) => [group, [...values]]),
       grades: [...this.grades],
       prototypes: [...this.kinds.values()].flat(),
+      repeats: { ...this.repeats },
       declarations: this.declarations,
     };
   }
@@ -234,6 +247,28 @@ export class OfflineMemory {
       ...[...this.grades].filter(([, episodes]) => episodes >= MIN_GRADED).map(([n]) => n),
     );
     return finest > 0 ? 1 / finest : undefined;
+  }
+
+  private countRepeat(t: Transition) {
+    const key = `${t.state.text}\u0000${normaliseAction(t.action)}`;
+    const first = this.firstSeen.get(key);
+    if (!first) {
+      this.firstSeen.set(key, { next: t.next.text, taskId: t.taskId });
+      return;
+    }
+    if (first.taskId !== undefined && first.taskId === t.taskId) return;
+    this.repeats.times++;
+    if (first.next === t.next.text) this.repeats.same++;
+  }
+
+  /**
+   * Whether a page tells all of the state that matters, learnt from the offline data: the same page and action,
+   * met again in another task's episode, led to the same page (MARKOV_SHARE of at least MIN_REPEATS repeats). Where
+   * it does not (a room's hidden contents differ from task to task behind the same words), a demonstration with
+   * this very page and action is evidence only from the same task.
+   */
+  get pagesTellAll(): boolean {
+    return this.repeats.times < MIN_REPEATS || this.repeats.same / this.repeats.times >= MARKOV_SHARE;
   }
 
   private addPrototype(t: Transition) {

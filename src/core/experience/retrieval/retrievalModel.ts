@@ -366,8 +366,9 @@ export class RetrievalExperienceModel implements ExperienceModel {
       byStep = new Map();
       byState.set(input.state.text, byStep);
     }
-    // Joined by a character that no action or instruction contains.
-    const key = `${input.action}\u0000${input.task.instruction}`;
+    // Joined by a character that no action or instruction contains; by task too, as whether a demonstration of the
+    // very same page counts as one may depend on its task (pagesTellAll).
+    const key = `${input.action}\u0000${input.task.instruction}\u0000${input.task.id}`;
     const hit = byStep.get(key);
     if (hit) return hit;
     // The instructions differ from task to task but say nothing about how the world maps onto this one.
@@ -375,9 +376,12 @@ export class RetrievalExperienceModel implements ExperienceModel {
       { state: pageWithoutEcho(demo.state.text, demo.instruction), action: demo.action },
       { state: pageWithoutEcho(input.state.text, input.task.instruction), action: input.action },
     );
+    // The same page and action answer alike where a page tells all of the state (the offline data says whether it
+    // does), or within one task's world.
     const exact =
       viewsOf(demo.state.text).squashed === viewsOf(input.state.text).squashed &&
-      normaliseAction(demo.action) === normaliseAction(input.action);
+      normaliseAction(demo.action) === normaliseAction(input.action) &&
+      (this.memory?.pagesTellAll !== false || (demo.taskId !== undefined && demo.taskId === input.task.id));
     const instruction = input.task.instruction;
     let next: Observation | undefined;
     let nextWords: Set<string> | undefined;
