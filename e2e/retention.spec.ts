@@ -29,11 +29,11 @@ test("a researcher deletes a finished run through the confirmation dialog, after
   await page.getByLabel("Eval interval").fill("1");
   await page.getByLabel("Eval episodes").fill("4");
   await page.getByRole("button", { name: "Launch run" }).click();
-  await expect(page).toHaveURL(/\/runs\?launched=/);
-  const runId = new URL(page.url()).searchParams.get("launched") ?? "";
+  // Launching opens the new run's page.
+  await expect(page).toHaveURL(/\/runs\/(?!new$)[^/?]+$/);
+  const runId = new URL(page.url()).pathname.split("/").pop() ?? "";
   expect(runId).not.toBe("");
 
-  await page.goto(`/runs/${runId}`);
   // While the run is queued or running there is nothing to delete (the server would say "cancel it first").
   await expect(page.getByRole("button", { name: "Delete run" })).toHaveCount(0);
   await expect(page.getByTestId("run-status")).toHaveText("succeeded", { timeout: 10 * 60_000 });

@@ -95,7 +95,7 @@ test.describe("an admin", () => {
     await form.getByLabel("Name").fill("Nia again");
     await form.getByLabel("Password").fill("nia-password");
     await form.getByRole("button", { name: "Add", exact: true }).click();
-    await expect(page.getByRole("alert")).toContainText("already has an account");
+    await expect(page.getByRole("main").getByRole("alert")).toContainText("already has an account");
     await page.screenshot({ path: screenshotPath("users.png"), fullPage: true });
 
     const context = await browser.newContext({

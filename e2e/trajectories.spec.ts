@@ -5,7 +5,10 @@ test.describe("researcher steps through an imported trajectory", () => {
   test("finds it by filter, walks it with the keyboard, sees reasoning, next state and reward", async ({
     page,
   }) => {
+    // Home is the runs list for a researcher (annotators start at their queue); the explorer is one click away.
     await page.goto("/");
+    await expect(page).toHaveURL(/\/runs$/);
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Trajectories" }).click();
     await expect(page).toHaveURL(/\/trajectories/);
     await expect(page.getByRole("heading", { name: "Trajectories" })).toBeVisible();
 
