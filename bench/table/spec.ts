@@ -220,6 +220,14 @@ export function tableRows(domain: Domain, scale: Scale, seed: number): TableRow[
         algorithm,
         config: { ...dreamgym, curriculum: { generator: "grounded" } },
       },
+      // The paper enriches the replay buffer with the model's own transitions; off by default, since it lost on
+      // validation tasks (docs/experiments.md "Buffer enrichment").
+      {
+        key: `enriched-buffer/${algorithm}`,
+        label: `DreamGym, replay buffer enriched with its synthetic transitions (${algorithm.toUpperCase()})`,
+        algorithm,
+        config: { ...dreamgym, experience: { enrichBuffer: true } },
+      },
       // Not the paper's: pessimism where the experience model is unsure (MOPO's reward penalty), off by default.
       {
         key: `pessimism/${algorithm}`,

@@ -5,11 +5,11 @@ import { proposeVariations } from "../curriculum/variations";
 import type { TrainingDomain } from "../envs/trainingDomain";
 import type { LinearPolicy } from "../policy/linearPolicy";
 import type { ReplayBuffer } from "../replay/buffer";
-import { episodeTransitions } from "../replay/episodeTransitions";
 import type { CollectedEpisode } from "../rl/collect";
 import type { UpdateStats } from "../rl/stats";
 import type { Environment, Task, TrajectorySource } from "../types";
 import { Rng } from "../util/random";
+import { bufferTransitions } from "./bufferTransitions";
 import { collectGroups } from "./collectGroups";
 import type { Learner } from "./learner";
 import type { RolloutPool } from "./rolloutPool";
@@ -97,11 +97,17 @@ export async function trainingIteration(
   });
   const update = deps.learner.update(groups.map((g) => g.map((e) => e.decisions)));
   const episodes = groups.flat();
-  await buffer?.add(
-    episodes.flatMap((e, i) =>
-      episodeTransitions(e.episode, deps.source, `${deps.source}-${settings.seed}-${iteration}-${i}`),
-    ),
-  );
+  if (buffer)
+    await buffer.add(
+      bufferTransitions(
+        groups.flatMap((g, i) =>
+          g.map((e, group) => ({ task: batch[i] as Task, group, steps: e.episode.steps })),
+        ),
+        deps.source,
+        settings.seed,
+        iteration,
+      ),
+    );
   const taskStats = deps.values.observeIteration(
     iteration,
     groups.map((g, i) => ({ taskId: batch[i]!.id, rewards: g.map((e) => e.episode.totalReward) })),

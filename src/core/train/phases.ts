@@ -1,6 +1,7 @@
 import { TaskValueTable } from "../curriculum/valueTable";
 import { saveCheckpoint } from "../policy/checkpoint";
 import type { Task, TrajectorySource, Transition } from "../types";
+import { bufferJoin, restoreBuffer } from "./bufferTransitions";
 import type { RunConfig } from "./config";
 import type { EvaluationResult } from "./evaluate";
 import { type IterationDeps, type IterationSettings, trainingIteration } from "./iteration";
@@ -54,6 +55,8 @@ export async function trainPhases(
   const spec = METHODS[config.method];
   if (spec.phases.length === 0) return { counters };
   const learner = await startLearner(config, deps, ctx);
+  // A resumed run's buffer holds the offline data only: what its finished iterations added comes back first.
+  if (resume && deps.storedEpisodes) await restoreBuffer(config, deps, await deps.storedEpisodes());
   let values = resume ? TaskValueTable.fromSnapshot(resume.values) : new TaskValueTable();
   let generated: Task[] = resume?.generated ?? [];
   const seedTasks = deps.domain.tasks("train", config.seedTasks);
@@ -158,24 +161,20 @@ function iterationDeps(
     throw new Error(
       `method ${config.method} has a synthetic phase: it needs an experience model and a replay buffer`,
     );
-  const { phases } = METHODS[config.method];
-  const s2r = phases.some((p) => p.phase === "synthetic") && phases.some((p) => p.phase === "real");
-  // Real rollouts join the buffer when the model learns them; synthetic ones when the run enriches its buffer
-  // (otherwise retrieval could never return them, and adding them costs a fifteenth of the loop).
-  const learnsReal = s2r && config.experimental.learnFromReal;
-  const learnFromReal = {
-    add: async (transitions: Transition[]) => {
-      await deps.buffer?.add(transitions);
-      deps.model?.learn?.(transitions);
-    },
-  };
-  const buffer = synthetic
-    ? config.experience.enrichBuffer
-      ? deps.buffer
-      : undefined
-    : learnsReal
-      ? learnFromReal
-      : undefined;
+  // Synthetic rollouts join the buffer when the run enriches it (otherwise retrieval could never return them, and
+  // adding them costs a fifteenth of the loop); real ones when the model learns them (bufferTransitions.ts).
+  const join = bufferJoin(config, source);
+  const buffer =
+    join === "add-and-learn"
+      ? {
+          add: async (transitions: Transition[]) => {
+            await deps.buffer?.add(transitions);
+            deps.model?.learn?.(transitions);
+          },
+        }
+      : join === "add"
+        ? deps.buffer
+        : undefined;
   return {
     domain: deps.domain,
     policy: ctx.policy,

@@ -9,6 +9,7 @@ import type { ReplayBuffer } from "../replay/buffer";
 import type { UpdateStats } from "../rl/stats";
 import type { Episode } from "../rollout";
 import type { Task } from "../types";
+import type { StoredEpisode } from "./bufferTransitions";
 import type { RunConfig } from "./config";
 import type { EvaluationResult } from "./evaluate";
 import type { LearnerState } from "./learner";
@@ -66,6 +67,12 @@ export interface RunDeps {
   signal?: AbortSignal;
   /** Continue a run from the state of its last finished iteration. */
   resume?: RunState;
+  /**
+   * The run's stored train episodes up to `resume` (its store's rows), from which a resumed run rebuilds what its
+   * iterations added to the replay buffer (buffer enrichment, learnFromReal). Without it a resumed run's buffer
+   * holds the offline data alone.
+   */
+  storedEpisodes?: () => Promise<StoredEpisode[]>;
   /** The built-in domain named by `evaluation.groundTruth`, whose real test tasks score the final policy once. */
   groundTruth?: RealDomain;
   /** `evaluation.judge`: the LLM that judges an imported domain's evaluation episodes. */

@@ -12,6 +12,7 @@ import { type IterationWriter, iterationWriter } from "./iterationWriter";
 import { llmReport } from "./llmReport";
 import { type BuiltRunDeps, runDeps } from "./runDeps";
 import { discardAfter, loadRunState } from "./runStore";
+import { storedEpisodes } from "./storedEpisodes";
 
 type Tx = Parameters<Parameters<JobContext["db"]["$transaction"]>[0]>[0];
 
@@ -57,7 +58,7 @@ export async function trainJob(runId: string, ctx: JobContext) {
     writer = writing;
     const result = await runTraining(config, {
       ...built,
-      ...(resume ? { resume } : {}),
+      ...(resume ? { resume, storedEpisodes: () => storedEpisodes(db, runId, resume.iterations) } : {}),
       signal: ctx.signal,
       onIteration: (report) => {
         // A job stopped or cancelled during the last iteration stops here, as at the start of any other.
