@@ -37,12 +37,13 @@ const clippedUpdate = (defaults: typeof GRPO_DEFAULTS | typeof PPO_DEFAULTS) => 
    * epsilon_high, verl's clip_ratio_high).
    */
   clipEpsilonHigh: z.number().positive().max(10).default(defaults.clipEpsilonHigh),
-  /** Passes over each batch. */
+  /** Passes over each batch (TRL's num_iterations, verl's ppo_epochs). */
   epochs: z.number().int().min(1).max(100).default(defaults.epochs),
-  /** Minibatches per epoch: one Adam step each. */
+  /** Minibatches per epoch: one Adam step each (verl's batch over ppo_mini_batch_size). */
   minibatches: z.number().int().min(1).max(1_000).default(defaults.minibatches),
+  /** Weight of the entropy bonus (CleanRL's ent_coef, verl's entropy_coeff). */
   entropyCoef: z.number().min(0).max(10).default(defaults.entropyCoef),
-  /** Global gradient-norm clip (CleanRL's max_grad_norm). */
+  /** Global gradient-norm clip (CleanRL's and TRL's max_grad_norm). */
   maxGradNorm: z.number().positive().max(1_000).default(defaults.maxGradNorm),
 });
 
@@ -56,10 +57,14 @@ export const RunConfigFields = z.strictObject({
   /** A built-in domain, or an imported one (synthetic-only methods, evaluated by proxies). */
   domain: DomainName,
   algorithm: z.enum(RL_ALGORITHMS).default("grpo"),
-  /** Iterations in the synthetic environment (DreamGym, S2R's first phase); the real-env baseline's cap. */
+  /**
+   * Iterations in the synthetic environment (DreamGym, S2R's first phase); the real-env baseline's cap. The table
+   * sets it high and lets `syntheticTransitions` end the phase (the paper's budgets are in transitions).
+   */
   iterations: z.number().int().min(1).max(100_000).default(20),
+  /** Tasks per iteration, chosen by the curriculum (paper §4.3; TRL's per-step prompts). */
   tasksPerBatch: z.number().int().min(1).max(1_000).default(8),
-  /** Rollouts per task: the GRPO group. */
+  /** Rollouts per task: the GRPO group (TRL's num_generations, verl's rollout.n), and the task value's sample. */
   groupSize: z.number().int().min(2).max(256).default(8),
   /** Train tasks 0..n-1 are the seed tasks (those the offline data covers). */
   seedTasks: z.number().int().min(1).max(1_000_000).default(300),
@@ -81,10 +86,14 @@ export const RunConfigFields = z.strictObject({
     .prefault({}),
   experience: z
     .strictObject({
-      /** Demonstrations per step; 0 is the paper's "w/o replay". */
+      /**
+       * Demonstrations retrieved from the replay buffer per step (paper §4.1, top-k by similarity); 0 is the
+       * paper's "w/o replay" (Table 3), which for the embedded model leaves nothing to predict from.
+       */
       k: z.number().int().min(0).max(64).default(8),
+      /** Past steps of the episode shown to the experience model (paper §4.1: it conditions on the history). */
       historyWindow: z.number().int().min(0).max(100).default(4),
-      /** false is the paper's "w/o reasoning". */
+      /** The model reasons before it predicts (paper §4.1, chain-of-thought); false is "w/o reasoning" (Table 3). */
       reasoning: z.boolean().default(true),
       /**
        * Buffer enrichment (paper §4.1: the replay buffer is "continuously enriched" with the synthetic transitions
@@ -113,9 +122,11 @@ export const RunConfigFields = z.strictObject({
        * task generator, which writes goals that the domain's schema checks.
        */
       generator: z.enum(TASK_GENERATORS).optional(),
-      /** Upper bound on the share of generated tasks per batch (λ). */
+      /** Upper bound on the share of generated tasks per batch (paper §4.3's λ). */
       lambda: z.number().min(0).max(1).default(0.25),
+      /** The highest-value tasks (reward variance within their group, paper §4.3) varied per iteration. */
       parentsPerIteration: z.number().int().min(0).max(100).default(2),
+      /** Variations written per parent. */
       variationsPerParent: z.number().int().min(1).max(20).default(2),
     })
     .prefault({}),
@@ -163,7 +174,7 @@ export const RunConfigFields = z.strictObject({
   warmStart: z.enum(["none", "bc"]).default("none"),
   /** Behaviour cloning (and the bc warm start): expert demonstrations used. */
   demonstrations: z.number().int().min(1).max(100_000).default(200),
-  /** Adam step size of the RL update (GRPO or PPO). */
+  /** Adam step size of the RL update, GRPO or PPO (TRL's learning_rate, verl's actor.optim.lr). */
   learningRate: z.number().positive().max(1).default(GRPO_DEFAULTS.learningRate),
   grpo: z
     .strictObject({
@@ -174,11 +185,17 @@ export const RunConfigFields = z.strictObject({
        * Liu et al. 2025: the std favours groups whose rewards barely differ; TRL's scale_rewards "none").
        */
       advantageEstimator: z.enum(OUTCOME_ESTIMATORS).default(GRPO_DEFAULTS.advantageEstimator),
-      /** Weight of the k3 KL penalty to the policy RL started from (after any warm start); 0 turns it off. */
+      /**
+       * Weight of the k3 KL penalty to the policy RL started from, after any warm start (DeepSeekMath; TRL's beta,
+       * verl's kl_loss_coef); 0 turns it off, as TRL's default now does.
+       */
       klBeta: z.number().min(0).max(10).default(GRPO_DEFAULTS.klBeta),
       /** Added to the group's reward std in the "grpo" advantage. */
       advantageEpsilon: z.number().positive().max(1).default(GRPO_DEFAULTS.advantageEpsilon),
-      /** "episode": each episode weighs 1 whatever its length (DeepSeekMath); "decision": each decision does (DAPO). */
+      /**
+       * "episode": each episode weighs 1 whatever its length (DeepSeekMath; TRL's loss_type "grpo", verl's
+       * seq-mean-token-mean); "decision": each decision does (DAPO; TRL's "dapo", verl's token-mean).
+       */
       aggregation: z.enum(["episode", "decision"]).default(GRPO_DEFAULTS.aggregation),
     })
     .prefault({}),
