@@ -56,13 +56,13 @@ describe("golden runs: the training loop's numbers, bit for bit", () => {
       "household DreamGym-S2R GRPO",
       household,
       { method: "dreamgym-s2r", ...CLONED },
-      "bbba1aee60cb2c7a2210051e5a503d5d1e31df49ffcd12a27389a811fa98e70b",
+      "8daf562a6970d440bd1b0fe1358a6b71c7350d241bda1e94cc23fc0d6dd00ae4",
     ],
     [
       "household DreamGym-S2R GRPO, interleaved and learnt by the model",
       household,
       { method: "dreamgym-s2r", ...CLONED, experimental: { realInterleave: 1, learnFromReal: true } },
-      "033633c69a9d6fd95899321537dd3b77959f26fff500c3be3b2d3da378f553c2",
+      "d78b58e07012927837e576be71d4a28119436b86629cebcaf669fddc5a7fe320",
     ],
     [
       "shop DreamGym-S2R PPO, pessimism",
@@ -72,13 +72,13 @@ describe("golden runs: the training loop's numbers, bit for bit", () => {
         algorithm: "ppo",
         experimental: { pessimism: { mode: "penalty", penalty: 1 } },
       },
-      "5606d9cdc2908784abd52f90927aaa458949bbd9e3b634feea7b79a084827c14",
+      "53489e5389924f30f4469b98af3f8a58e0346fa8df321eec021f556279ccfd3a",
     ],
     [
       "shop DreamGym GRPO without task generation",
       shop,
       { method: "dreamgym", curriculum: { taskGeneration: false } },
-      "a3da6b8c9c173215c32412d7fae725285178aa01ef55e13ec4c331bc6701d7ee",
+      "ece8662500d82aaa42e8a7a4609c82dacaeed328e0070d5ebbb9f3596aa5096c",
     ],
   ] as const)(
     "%s",
