@@ -1,3 +1,4 @@
+import { Fragment } from "react";
 import { configDiff } from "../configDiff";
 import styles from "../runs.module.css";
 import type { ComparedRunData } from "../types";
@@ -37,7 +38,17 @@ export function ConfigDiff({
               {diff.map((d) => (
                 <tr key={d.key} data-testid="config-diff-row" data-key={d.key}>
                   <th scope="row" className="mono">
-                    {d.key}
+                    {/* A long path breaks after its dots, never inside a name. */}
+                    {d.key.split(".").map((part, i) => (
+                      <Fragment key={d.key.split(".", i + 1).join(".")}>
+                        {i > 0 ? (
+                          <>
+                            .<wbr />
+                          </>
+                        ) : null}
+                        {part}
+                      </Fragment>
+                    ))}
                   </th>
                   {d.values.map((v, i) => (
                     <td key={runs[i]?.id ?? i} className={`mono ${styles.diffValue}`}>
