@@ -28,6 +28,8 @@ export async function expectLabelsApart(chart: Locator, atLeast = 1): Promise<vo
 
 /** Drags across a chart's plotting area, from `from` to `to` of its width, as a person selects a range. */
 export async function dragAcross(page: Page, chart: Locator, from = 0.2, to = 0.9): Promise<void> {
+  // The mouse only reaches what is on screen.
+  await chart.scrollIntoViewIfNeeded();
   const grid = await chart.locator(".recharts-cartesian-grid").boundingBox();
   if (!grid) throw new Error("the chart has no grid");
   const y = grid.y + grid.height / 2;
