@@ -22,8 +22,8 @@ describe("launch presets", () => {
       expect(preset.config, preset.id).toEqual(read(path.join("table", `${preset.id}.json`)));
   });
 
-  it("cover the paper's methods for both domains, with quick forms", () => {
-    for (const domain of ["shop", "household"] as const) {
+  it("cover the paper's methods for every built-in domain, with quick forms", () => {
+    for (const domain of ["shop", "household", "office"] as const) {
       const labels = PRESETS.filter((p) => p.domain === domain).map((p) => p.label);
       for (const label of [
         "DreamGym · GRPO",

@@ -8,6 +8,13 @@ import householdDreamgymS2rGrpoQuick from "../../../configs/quick/household-drea
 import householdDreamgymS2rPpoQuick from "../../../configs/quick/household-dreamgym-s2r-ppo.json";
 import householdRealGrpoQuick from "../../../configs/quick/household-real-grpo.json";
 import householdRealPpoQuick from "../../../configs/quick/household-real-ppo.json";
+import officeBcQuick from "../../../configs/quick/office-bc.json";
+import officeDreamgymGrpoQuick from "../../../configs/quick/office-dreamgym-grpo.json";
+import officeDreamgymPpoQuick from "../../../configs/quick/office-dreamgym-ppo.json";
+import officeDreamgymS2rGrpoQuick from "../../../configs/quick/office-dreamgym-s2r-grpo.json";
+import officeDreamgymS2rPpoQuick from "../../../configs/quick/office-dreamgym-s2r-ppo.json";
+import officeRealGrpoQuick from "../../../configs/quick/office-real-grpo.json";
+import officeRealPpoQuick from "../../../configs/quick/office-real-ppo.json";
 import shopBcQuick from "../../../configs/quick/shop-bc.json";
 import shopDreamgymGrpoQuick from "../../../configs/quick/shop-dreamgym-grpo.json";
 import shopDreamgymPpoQuick from "../../../configs/quick/shop-dreamgym-ppo.json";
@@ -22,6 +29,13 @@ import householdDreamgymS2rGrpo from "../../../configs/table/household-dreamgym-
 import householdDreamgymS2rPpo from "../../../configs/table/household-dreamgym-s2r-ppo.json";
 import householdRealGrpo from "../../../configs/table/household-real-grpo.json";
 import householdRealPpo from "../../../configs/table/household-real-ppo.json";
+import officeBc from "../../../configs/table/office-bc.json";
+import officeDreamgymGrpo from "../../../configs/table/office-dreamgym-grpo.json";
+import officeDreamgymPpo from "../../../configs/table/office-dreamgym-ppo.json";
+import officeDreamgymS2rGrpo from "../../../configs/table/office-dreamgym-s2r-grpo.json";
+import officeDreamgymS2rPpo from "../../../configs/table/office-dreamgym-s2r-ppo.json";
+import officeRealGrpo from "../../../configs/table/office-real-grpo.json";
+import officeRealPpo from "../../../configs/table/office-real-ppo.json";
 import shopBc from "../../../configs/table/shop-bc.json";
 import shopDreamgymGrpo from "../../../configs/table/shop-dreamgym-grpo.json";
 import shopDreamgymPpo from "../../../configs/table/shop-dreamgym-ppo.json";
@@ -51,6 +65,20 @@ const FILES: ReadonlyArray<readonly [string, unknown]> = [
   ["household-real-grpo-quick", householdRealGrpoQuick],
   ["household-real-ppo", householdRealPpo],
   ["household-real-ppo-quick", householdRealPpoQuick],
+  ["office-bc", officeBc],
+  ["office-bc-quick", officeBcQuick],
+  ["office-dreamgym-grpo", officeDreamgymGrpo],
+  ["office-dreamgym-grpo-quick", officeDreamgymGrpoQuick],
+  ["office-dreamgym-ppo", officeDreamgymPpo],
+  ["office-dreamgym-ppo-quick", officeDreamgymPpoQuick],
+  ["office-dreamgym-s2r-grpo", officeDreamgymS2rGrpo],
+  ["office-dreamgym-s2r-grpo-quick", officeDreamgymS2rGrpoQuick],
+  ["office-dreamgym-s2r-ppo", officeDreamgymS2rPpo],
+  ["office-dreamgym-s2r-ppo-quick", officeDreamgymS2rPpoQuick],
+  ["office-real-grpo", officeRealGrpo],
+  ["office-real-grpo-quick", officeRealGrpoQuick],
+  ["office-real-ppo", officeRealPpo],
+  ["office-real-ppo-quick", officeRealPpoQuick],
   ["shop-bc", shopBc],
   ["shop-bc-quick", shopBcQuick],
   ["shop-dreamgym-grpo", shopDreamgymGrpo],
