@@ -5,7 +5,9 @@ export default function Page() {
   return (
     <>
       <h1>Compare runs</h1>
-      <p className="sub">Several runs on shared charts, with the settings on which they differ beside them.</p>
+      <p className="sub">
+        Several runs on shared charts, with the settings on which they differ beside them.
+      </p>
       <Suspense>
         <ComparePage />
       </Suspense>
