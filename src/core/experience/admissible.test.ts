@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { actionTemplate, isAdmissible } from "./admissible";
+import { actionParts, actionTemplate, isAdmissible } from "./admissible";
 
 const RESULTS = ["click[back to search]", "click[b0001]", "click[b0002]"];
 
@@ -50,5 +50,8 @@ describe("admissible actions", () => {
     expect(actionTemplate("put mug 2 in/on shelf 1")).toBe("put * in/on *");
     expect(actionTemplate("assign ticket 12 to agent 3")).toBe("assign * to *");
     expect(actionTemplate("look")).toBe("look");
+    expect(actionTemplate('list_events(day="monday")')).toBe(actionTemplate('list_events(day="friday")'));
+    expect(actionTemplate('move(id=3, to="done, later")')).toBe("move(id=*, to=*)");
+    expect(actionParts('move(id=3, to="done, later")').args).toEqual(["3", '"done, later"']);
   });
 });

@@ -31,7 +31,8 @@ export function normaliseAction(action: string): string {
  * domain's words: in "verb[argument]", an argument with a digit (a code, a numbered element) is a placeholder,
  * as is any argument of a verb that the state admits with any argument ("verb[...]"); a named button ("buy now")
  * is part of the verb. In words, a numbered name ("apple 1") is an argument and the words between them (the
- * verb, the prepositions) are the pattern: "take apple 1 from table 1" -> "take * from *".
+ * verb, the prepositions) are the pattern: "take apple 1 from table 1" -> "take * from *". In a call, the values
+ * are arguments and the name and keys the pattern: "get(id=3)" -> "get(id=*)".
  */
 export function actionTemplate(action: string, state?: Observation): string {
   return actionParts(action, state).template;
@@ -45,6 +46,16 @@ export function actionParts(action: string, state?: Observation): { template: st
     const [, verb, arg = ""] = bracket;
     const free = state?.actions?.some((entry) => TEMPLATE.exec(entry)?.[1]?.trim().toLowerCase() === verb);
     return free || /\d/.test(arg) ? { template: `${verb}[*]`, args: [arg] } : { template: a, args: [] };
+  }
+  const call = /^([a-z_][\w.]*)\s*\((.*)\)$/s.exec(a);
+  if (call) {
+    // A call ("list_files(folder=\"/notes\")"): its argument values are the arguments, its name and keys the kind.
+    const [, name, inside = ""] = call;
+    const parts = [...inside.matchAll(/\s*(?:([\w.]+)\s*=\s*)?("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|[^,]+)/g)];
+    return {
+      template: `${name}(${parts.map((m) => (m[1] ? `${m[1]}=*` : "*")).join(", ")})`,
+      args: parts.map((m) => m[2]!.trim()),
+    };
   }
   const words = a.split(" ");
   const out: string[] = [];
