@@ -29,8 +29,14 @@ test.describe("a researcher's small things", () => {
   });
 
   test("the trajectory list names each episode's run", async ({ page }) => {
+    // The seeded demo run's episodes appear once the worker has stored its first iteration.
+    test.setTimeout(5 * 60_000);
     await page.goto("/trajectories?source=synthetic");
     const run = page.getByTestId("trajectory-run").first();
+    await expect(async () => {
+      await page.reload();
+      await expect(run).toBeVisible({ timeout: 3_000 });
+    }).toPass({ timeout: 4 * 60_000 });
     await expect(run).toContainText(/^.+ · iter \d+/);
     const name = (await run.getByRole("link").textContent()) ?? "";
     expect(name).not.toMatch(/^iter/);
@@ -58,6 +64,25 @@ test.describe("a researcher's small things", () => {
       );
       expect(broken, `at ${width} px`).toEqual([]);
     }
+  });
+
+  test("launching opens the new run, which says what its job is doing before its first iteration", async ({
+    page,
+  }) => {
+    await page.goto("/runs/new");
+    await page.getByLabel("Preset").selectOption("shop-dreamgym-grpo-quick");
+    await page.getByLabel("Name").fill("walk: starting");
+    await page.getByLabel("Iterations").fill("1");
+    await page.getByRole("button", { name: "Launch run" }).click();
+    await expect(page).toHaveURL(/\/runs\/(?!new$)[^/?]+$/);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("walk: starting");
+    // Not "0 of 1" and empty charts alone: queued behind other jobs, or the worker's words while it sets up.
+    await expect(page.getByTestId("run-starting-message")).toHaveText(
+      /^Queued: (next for a worker|\d+ jobs? ahead of it)|setting up|scoring the untrained policy|took the run/,
+    );
+    // Stopped here: the other journeys need the worker.
+    await page.getByRole("button", { name: "Cancel", exact: true }).click();
+    await expect(page.getByTestId("run-starting")).toHaveCount(0, { timeout: 60_000 });
   });
 
   test("the app has an icon", async ({ page }) => {
