@@ -2,10 +2,10 @@ import fs from "node:fs";
 import path from "node:path";
 import ts from "typescript";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { RealDomain } from "../envs/domain";
-import { REAL_DOMAIN_LABELS, REAL_DOMAIN_NAMES } from "../envs/names";
-import { getRealDomain } from "../envs/registry";
-import { rollout } from "../rollout";
+import type { RealDomain } from "@/core/envs/domain";
+import { REAL_DOMAIN_LABELS, REAL_DOMAIN_NAMES } from "@/core/envs/names";
+import { getRealDomain } from "@/core/envs/registry";
+import { rollout } from "@/core/rollout";
 
 /**
  * The experience model knows a domain only through that domain's offline data and what the domain declares beside
@@ -15,7 +15,7 @@ import { rollout } from "../rollout";
  * catalogs as their episodes show them), so a new built-in domain is covered once it is in names.ts.
  */
 
-const ROOT = path.dirname(new URL(import.meta.url).pathname);
+const ROOT = path.resolve(import.meta.dirname, "..", "src", "core", "experience");
 
 /** Every source file of the experience model (tests and their helpers excluded: they may use real domains). */
 function sourceFiles(dir: string): string[] {

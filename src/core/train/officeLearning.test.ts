@@ -4,13 +4,13 @@
  * 40%, after 15 GRPO iterations 77%; a uniform policy gets 2%.
  */
 import { describe, expect, it } from "vitest";
-import type { DecisionEpisode } from "../../policy/decision";
-import { LinearPolicy } from "../../policy/linearPolicy";
-import { replayDecisions } from "../../policy/replayDecisions";
-import { BehaviourCloning } from "../../rl/bc";
-import { Grpo } from "../../rl/grpo";
-import { rollout } from "../../rollout";
-import { office } from "./index";
+import { office } from "../envs/office";
+import type { DecisionEpisode } from "../policy/decision";
+import { LinearPolicy } from "../policy/linearPolicy";
+import { replayDecisions } from "../policy/replayDecisions";
+import { BehaviourCloning } from "../rl/bc";
+import { Grpo } from "../rl/grpo";
+import { rollout } from "../rollout";
 
 const TEST_TASKS = office.tasks("test", 60);
 
