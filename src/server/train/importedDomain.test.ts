@@ -41,7 +41,7 @@ describe("an imported domain from the database", () => {
       expect(isImportedDomain(deps.domain)).toBe(true);
       expect(deps.model).toBeDefined();
       expect(deps.buffer).toBeDefined();
-      expect(deps.generator?.name).toBe("imported-recombination-v1");
+      expect(deps.generator?.name).toBe("blind-recombination-v2");
     } finally {
       await deps.close();
     }
