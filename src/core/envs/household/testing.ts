@@ -1,24 +1,6 @@
-import type { Policy, Step, Task } from "../../types";
+import type { Policy, Task } from "../../types";
+import { playEpisode as play } from "../playEpisode";
 import { HouseholdEnvironment } from "./env";
 
-/** Plays one episode of a policy, for tests and benchmarks (the training code has its own rollout). */
-export async function playEpisode(policy: Policy, task: Task): Promise<{ success: boolean; steps: Step[] }> {
-  const env = new HouseholdEnvironment();
-  let observation = await env.reset(task);
-  const steps: Step[] = [];
-  for (;;) {
-    const { action } = await policy.act(task, steps, observation);
-    const result = await env.step(action);
-    steps.push({
-      state: observation,
-      action,
-      next: result.observation,
-      reward: result.reward,
-      done: result.done,
-      success: result.success,
-      valid: result.valid,
-    });
-    observation = result.observation;
-    if (result.done) return { success: result.success, steps };
-  }
-}
+/** Plays one episode of a policy in a fresh household environment, for tests and benchmarks. */
+export const playEpisode = (policy: Policy, task: Task) => play(new HouseholdEnvironment(), policy, task);
