@@ -1,6 +1,8 @@
 import fs from "node:fs";
 import { expect, type Locator, type Page } from "@playwright/test";
 
+import { parseCsv } from "./csv";
+
 type Box = { x: number; y: number; width: number; height: number };
 const intersects = (a: Box, b: Box) =>
   a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
@@ -37,36 +39,6 @@ export async function dragAcross(page: Page, chart: Locator, from = 0.2, to = 0.
   await page.mouse.down();
   for (let k = 1; k <= 8; k++) await page.mouse.move(grid.x + grid.width * (from + ((to - from) * k) / 8), y);
   await page.mouse.up();
-}
-
-/** An RFC 4180 reader for the downloaded CSV. */
-export function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = "";
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else field += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ",") {
-      row.push(field);
-      field = "";
-    } else if (c === "\n" || (c === "\r" && text[i + 1] === "\n")) {
-      if (c === "\r") i++;
-      row.push(field);
-      rows.push(row);
-      row = [];
-      field = "";
-    } else field += c;
-  }
-  if (field !== "" || row.length > 0) rows.push([...row, field]);
-  return rows;
 }
 
 /** Clicks "Download CSV" and reads the file it saves. */

@@ -1,36 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { parseCsv } from "../../../e2e/support/csv";
 import { csvField, fileSlug, toCsv } from "./csv";
 import { metricsCsv } from "./metricsCsv";
-
-/** An RFC 4180 reader, to check that what is written reads back as it was. */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = "";
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else field += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ",") {
-      row.push(field);
-      field = "";
-    } else if (c === "\r" && text[i + 1] === "\n") {
-      row.push(field);
-      rows.push(row);
-      row = [];
-      field = "";
-      i++;
-    } else field += c;
-  }
-  if (field !== "" || row.length > 0) throw new Error("CSV does not end with a line break");
-  return rows;
-}
 
 describe("csv", () => {
   it("quotes commas, quotes and line breaks, and nothing else", () => {
