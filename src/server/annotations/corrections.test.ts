@@ -1,13 +1,10 @@
 import { afterEach, beforeEach, expect, it } from "vitest";
-import { RetrievalTeacher } from "@/core/experience/retrieval/retrievalTeacher";
-import { DEFAULT_EXPERIENCE_SETTINGS } from "@/core/experience/types";
 import { createTestDb, describeEachDatabase, type TestDb } from "../../../tests/helpers/testDb";
 import { createCaller } from "../api/root";
 import { signedIn } from "../api/testing";
-import { collectOffline } from "../collect/collectOffline";
-import { writeTeacherTraces } from "../experience/teacherTraces";
 import { type EventDiff, readDiff } from "./correction";
 import { exportReviewedJsonl } from "./exportReviewed";
+import { seedTeacherQueue } from "./testing";
 
 let t: TestDb;
 
@@ -34,19 +31,7 @@ async function lastEvent(id: string) {
 describeEachDatabase("whole-prediction corrections, drafts and undo", (dialect) => {
   beforeEach(async () => {
     t = await createTestDb(dialect);
-    await collectOffline(t.db, {
-      domain: "shop",
-      policy: "noisy",
-      episodes: 2,
-      split: "train",
-      epsilon: 0.3,
-      seed: 3,
-      offset: 0,
-    });
-    await writeTeacherTraces(t.db, undefined, new RetrievalTeacher(), {
-      limit: 10_000,
-      settings: { ...DEFAULT_EXPERIENCE_SETTINGS, k: 0 },
-    });
+    await seedTeacherQueue(t.db);
   });
   afterEach(async () => {
     await t.cleanup();

@@ -1,15 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { RetrievalTeacher } from "@/core/experience/retrieval/retrievalTeacher";
-import { DEFAULT_EXPERIENCE_SETTINGS } from "@/core/experience/types";
 import type { RoleName } from "@/shared/roles";
 import { createTestDb, describeEachDatabase, type TestDb } from "../../../tests/helpers/testDb";
 import { createCaller } from "../api/root";
 import { signedIn } from "../api/testing";
-import { collectOffline } from "../collect/collectOffline";
-import { writeTeacherTraces } from "../experience/teacherTraces";
 import { agreementOf, cohensKappa } from "./agreement";
 import { overlapPositions } from "./assignment";
 import { GUIDELINES_KEY } from "./guidelines";
+import { seedTeacherQueue } from "./testing";
 
 let t: TestDb;
 
@@ -65,19 +62,7 @@ describe("Cohen's kappa and agreement", () => {
 describeEachDatabase("assignment, progress, agreement, guidelines and bulk actions", (dialect) => {
   beforeEach(async () => {
     t = await createTestDb(dialect);
-    await collectOffline(t.db, {
-      domain: "shop",
-      policy: "noisy",
-      episodes: 2,
-      split: "train",
-      epsilon: 0.3,
-      seed: 3,
-      offset: 0,
-    });
-    await writeTeacherTraces(t.db, undefined, new RetrievalTeacher(), {
-      limit: 10_000,
-      settings: { ...DEFAULT_EXPERIENCE_SETTINGS, k: 0 },
-    });
+    await seedTeacherQueue(t.db);
     for (const [email, name, role] of [
       [ANA, "Ana", "annotator"],
       [GRACE, "Grace", "annotator"],
