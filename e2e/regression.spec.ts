@@ -101,6 +101,8 @@ test.describe("the experience model's regression suite", () => {
     test.setTimeout(420_000);
     await page.goto("/runs");
     await page.getByRole("link", { name: DEMO }).click();
+    // The runs list has a status per row: wait for the run's own page before reading one.
+    await page.waitForURL(/\/runs\/[^/?]+$/);
     await expect(page.getByTestId("run-status")).toHaveText("succeeded", { timeout: 240_000 });
     const runId = new URL(page.url()).pathname.split("/").at(-1) ?? "";
 
