@@ -1,6 +1,6 @@
 /**
- * `npm run bench -- fidelity [--domains shop,household] [--transitions 1000] [--episodes 100] [--k 8]
- * [--tasks test|validation] [--no-write]`: the embedded experience model against each built-in domain's real
+ * `npm run bench -- fidelity [--domains shop,household] [--transitions 1000] [--episodes 100] [--alternatives 150]
+ * [--k 8] [--tasks test|validation] [--no-write]`: the embedded experience model against each built-in domain's real
  * environment, writing bench/results/fidelity-<domain>.json.
  *
  * The model learns from the reproduction table's offline data (its expert, noisy and random episodes on train
@@ -8,6 +8,8 @@
  * - teacher-forced: a noisy expert (ε 0.3) plays held-out tasks for real, and at every step the model predicts
  *   the next state from the real history (hallucination rate, token F1, terminal reward MAE, success precision and
  *   recall), overall and per kind of action;
+ * - alternatives: at real states where an action ends the episode, every action of the same kind is tried for
+ *   real and predicted: what the model pays right and wrong endings, and whether it ranks a right one first;
  * - closed loop: the same policy plays the synthetic environment on the model's own states, with the real
  *   environment stepped beside it: per kind of action, how far the model's states part from the real ones, whether
  *   an action taken again shows the same thing when nothing changed there (experience/consistency.ts), and, for the
@@ -18,6 +20,7 @@ import path from "node:path";
 import type { RealDomain } from "@/core/envs/domain";
 import { REAL_DOMAIN_NAMES } from "@/core/envs/names";
 import { getRealDomain, type ReferencePolicy, referencePolicy } from "@/core/envs/registry";
+import { measureAlternatives } from "@/core/experience/alternatives";
 import { consistencyOf, type PairedEpisode, pairedEpisodes } from "@/core/experience/consistency";
 import { byActionType } from "@/core/experience/fidelity";
 import { measureFidelity } from "@/core/experience/fidelityRun";
@@ -44,6 +47,8 @@ interface Options {
   domains: string[];
   transitions: number;
   episodes: number;
+  /** Choice states at which every alternative of the taken action's kind is tried (core/experience/alternatives). */
+  alternatives: number;
   k: number;
   tasks: "test" | "validation";
   write: boolean;
@@ -72,6 +77,7 @@ function parse(args: string[]): Options {
     domains,
     transitions: int("--transitions", 1000),
     episodes: int("--episodes", 100),
+    alternatives: int("--alternatives", 150),
     k: int("--k", 8),
     tasks,
     write: !args.includes("--no-write"),
@@ -114,6 +120,14 @@ async function measureDomain(name: string, options: Options) {
     epsilon: 0.3,
     seed: 0,
   });
+  // Its own model: the prediction memo must not carry answers between the measures.
+  const alternatives = await measureAlternatives(domain, model(), buffer, settings, {
+    states: options.alternatives,
+    perState: 6,
+    task: (i) => heldOutTask(domain, options.tasks, i),
+    epsilon: 0.3,
+    seed: 0,
+  });
   const closedModel = model();
   const synthetic = () =>
     new SyntheticEnvironment(
@@ -146,6 +160,7 @@ async function measureDomain(name: string, options: Options) {
       report,
       byActionType: byActionType(scores),
     },
+    alternatives,
     closedLoop: {
       ...consistencyOf(episodes),
       ...(name === "household" ? { world: householdWorldChecks(episodes) } : {}),
@@ -177,6 +192,7 @@ export async function fidelityBench(args: string[]) {
         successPrecision: result.teacherForced.successPrecision,
         successRecall: result.teacherForced.successRecall,
         revisitConsistency: result.closedLoop.revisitConsistency,
+        alternatives: result.alternatives,
         closedLoopSuccess: {
           synthetic: result.closedLoop.syntheticSuccess,
           real: result.closedLoop.realSuccess,

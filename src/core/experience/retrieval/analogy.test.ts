@@ -43,3 +43,32 @@ describe("analogy", () => {
     ).toBeLessThan(0.3);
   });
 });
+
+describe("an analogy between two tasks' own worlds", () => {
+  const demo = { state: "Request:", action: 'search_tickets(requester="keiko")' };
+  const current = { state: "Request:", action: 'search_tickets(requester="maya")' };
+  const page =
+    "search found 2 tickets:\n726 | open shipping ticket | from Keiko Alvarez\n883 | open billing ticket | from Keiko Alvarez";
+
+  it("rewrites the record a demonstration's request described into the one this request describes", () => {
+    const a = analogy(demo, current, {
+      demo: "Close the open shipping ticket from Keiko Alvarez.",
+      current: "Close the open login ticket from Maya Tanaka, and cancel the design sync on Monday.",
+    });
+    const out = applySubstitutions(page, a.substitutions).text;
+    expect(out).toContain("726 | open login ticket | from Maya Tanaka");
+    // The other clause of the request is no slot value: it is not glued onto a name.
+    expect(out).not.toContain("cancel");
+  });
+
+  it("takes nothing from requests of another kind, and nothing without the two requests", () => {
+    const other = analogy(demo, current, {
+      demo: "Cancel the board prep on Tuesday.",
+      current: "Close the open login ticket from Maya Tanaka.",
+    });
+    expect(applySubstitutions(page, other.substitutions).text).toMatch(
+      /open shipping ticket \| from maya alvarez/i,
+    );
+    expect(applySubstitutions(page, analogy(demo, current).substitutions).text).toMatch(/from maya alvarez/i);
+  });
+});

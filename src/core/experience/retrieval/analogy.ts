@@ -149,9 +149,50 @@ function commonWords(a: Words, b: Words): number {
   return a.pattern.lcs(b.ids);
 }
 
+/**
+ * How alike two instructions must be (words matched in order, as a share of both) for their differences to be
+ * read as the differences of their worlds: "the open shipping ticket from Keiko Alvarez" and "the open login
+ * ticket from Olga Rossi" are one request about two records; a request to cancel a meeting says nothing of how a
+ * ticket request's world maps onto another's.
+ */
+const GOAL_OVERLAP = 0.5;
+
+/**
+ * Substitutions between two instructions, when they are alike enough (GOAL_OVERLAP). Where each task has its own
+ * world (the offline data says whether it does), a demonstration's page shows a world made for its instruction,
+ * and the current task's differs the way its instruction does: the records the demonstration's request described
+ * become the ones this request describes.
+ */
+function goalSubstitutions(goal: { demo: string; current: string }): Substitution[] {
+  // A request may ask for several things ("close …, and cancel …"): its clauses are aligned one by one, the best
+  // aligned pair standing for the two worlds' difference.
+  let best: { overlap: number; substitutions: Substitution[] } | undefined;
+  for (const demoClause of clausesOf(goal.demo))
+    for (const currentClause of clausesOf(goal.current)) {
+      const demo = words(demoClause);
+      const current = words(currentClause);
+      const aligned = alignOnce(demo, current, 2);
+      const overlap = (2 * aligned.common) / Math.max(1, demo.words.length + current.words.length);
+      if (!best || overlap > best.overlap) best = { overlap, substitutions: aligned.substitutions };
+    }
+  if (!best || best.overlap < GOAL_OVERLAP) return [];
+  // A slot's value for another ("keiko alvarez" → "maya tanaka"), not words one request has and the other lacks.
+  return best.substitutions.filter((s) => Math.abs(s.from.length - s.to.length) <= 1);
+}
+
+/** A text's clauses, at its punctuation (at most a few: requests are short), or the whole text. */
+function clausesOf(text: string): string[] {
+  const clauses = text
+    .split(/[,.;:!?]+/)
+    .map((c) => c.trim())
+    .filter((c) => /[a-z0-9]/i.test(c));
+  return clauses.length > 1 && clauses.length <= 4 ? clauses : [text];
+}
+
 export function analogy(
   demo: { state: string; action: string },
   current: { state: string; action: string },
+  goal?: { demo: string; current: string },
 ): Analogy {
   const demoAction = words(demo.action);
   const curAction = words(current.action);
@@ -168,16 +209,16 @@ export function analogy(
   return {
     overlap,
     get substitutions() {
-      substitutions ??= oneTargetPerSource(
-        action.substitutions,
-        alignOnce(demoState, curState, 1).substitutions,
-      );
+      substitutions ??= oneTargetPerSource(action.substitutions, [
+        ...(goal ? goalSubstitutions(goal) : []),
+        ...alignOnce(demoState, curState, 1).substitutions,
+      ]);
       return substitutions;
     },
   };
 }
 
-/** One target per source phrase: the action's alignment wins, then the longer phrase. */
+/** One target per source phrase: the action's alignment wins, then the instructions', then the longer phrase. */
 function oneTargetPerSource(action: Substitution[], state: Substitution[]): Substitution[] {
   const bySource = new Map<string, Substitution>();
   for (const s of [...action, ...state]) {

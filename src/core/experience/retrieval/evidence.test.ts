@@ -5,6 +5,7 @@ import {
   goalEvidence as evidenceWithout,
   type OptionVocabulary,
   pageChoices,
+  referentLines,
 } from "./evidence";
 
 /** The shop declares its price bound beside its environment (core/envs); the model reads it from there. */
@@ -138,6 +139,45 @@ describe("goalEvidence", () => {
     expect(pageChoices(page)).toEqual([
       { name: "color", options: ["black", "camo"] },
       { name: "size", options: ["small", "x-small"] },
+    ]);
+  });
+});
+
+describe("the records an action names", () => {
+  const request = "Cancel the quarterly review on Tuesday.";
+  const day = {
+    text: [
+      'list_events(day="tuesday") found 3 events:',
+      "7987 | tuesday 13:00 | design sync | with Farid Okafor",
+      "3970 | tuesday 14:00 | quarterly review | with Tara Silva",
+      "3218 | tuesday 15:00 | team lunch | with Sami Kowalski",
+    ].join("\n"),
+  };
+
+  it("reads what the named record says, not the whole list", () => {
+    const right = goalEvidence(request, day, "cancel_event(3970)");
+    const wrong = goalEvidence(request, day, "cancel_event(7987)");
+    expect(right.broken).toEqual([]);
+    expect(right.score).toBeGreaterThan(wrong.score);
+    // The whole page holds the request's words whichever event is named; only the named line tells them apart.
+    expect(wrong.met).toBeLessThan(right.met);
+  });
+
+  it("breaks a requirement when another record of the list fits the request better", () => {
+    const wrong = goalEvidence(request, day, "cancel_event(7987)");
+    expect(wrong.broken).toEqual([expect.stringContaining("quarterly review")]);
+    // Without the reasoning nothing shows broken (the ablation reads words only).
+    expect(goalEvidence(request, day, "cancel_event(7987)", false).broken).toEqual([]);
+  });
+
+  it("reads a page whole when it is prose and a status line, or the action names nothing on it", () => {
+    const room = {
+      text: "You arrive at countertop 1. On the countertop 1, you see a apple 1.\n[location: countertop 1 | holding: nothing]",
+    };
+    expect(referentLines(room, "take apple 1 from countertop 1", "")).toBeUndefined();
+    expect(referentLines(day, 'list_events(day="monday")', "")).toBeUndefined();
+    expect(referentLines(day, "cancel_event(3970)", "")?.named).toEqual([
+      "3970 | tuesday 14:00 | quarterly review | with tara silva",
     ]);
   });
 });

@@ -1,6 +1,7 @@
 import { LRUCache } from "lru-cache";
 import type { Observation } from "../../types";
 import { contentWords } from "../../util/words";
+import { actionParts } from "../admissible";
 import { segmentsOf } from "../segments";
 
 /**
@@ -72,6 +73,61 @@ function pageSegments(page: Observation): string[] {
     .filter((s) => s !== "");
 }
 
+/** A page of records lists several, one to a line; fewer lines are prose and its status line. */
+const MIN_RECORD_LINES = 3;
+
+/**
+ * The lines of a page that the action names, when the page lists several records one to a line and the action
+ * names some of them by an argument (an id, a path): what such an action satisfies of the instruction is what
+ * those records say, not what the rest of the page does. Closing ticket 241 from a list that also shows the
+ * ticket the request describes satisfies nothing of the request; read off the whole page, both closes looked
+ * alike. Undefined for pages of one or two lines (prose, a status line) and for actions naming nothing on them,
+ * which are read whole.
+ */
+export function referentLines(
+  page: Observation,
+  action: string,
+  echo: string,
+): { named: string[]; others: string[] } | undefined {
+  const lines = page.text
+    .toLowerCase()
+    .split("\n")
+    .map((line) => line.trim())
+    .filter((line) => line !== "" && line !== echo);
+  if (lines.length < MIN_RECORD_LINES) return undefined;
+  const args = actionParts(action, page)
+    .args.map((a) =>
+      a
+        .replace(/^["']|["']$/g, "")
+        .trim()
+        .toLowerCase(),
+    )
+    .filter((a) => a.length > 0);
+  if (args.length === 0) return undefined;
+  const named = lines.filter((line) => args.some((arg) => mentions(line, arg)));
+  if (named.length === 0 || named.length === lines.length) return undefined;
+  return { named, others: lines.filter((line) => !named.includes(line)) };
+}
+
+/**
+ * A record of the page, other than those the action names, that says more of what the instruction asks: the
+ * action acts on the wrong record (cancelling the design sync when the quarterly review was asked for, on a day
+ * that lists both). Counted in the instruction's content words each line contains.
+ */
+function betterRecord(referent: { named: string[]; others: string[] }, words: string[]): string | undefined {
+  const fitOf = (line: string) => {
+    const seen = new Set(contentWords(line));
+    return words.filter((w) => seen.has(w)).length;
+  };
+  const own = Math.max(...referent.named.map(fitOf));
+  let best: { line: string; fit: number } | undefined;
+  for (const line of referent.others) {
+    const f = fitOf(line);
+    if (f > own && (!best || f > best.fit)) best = { line, fit: f };
+  }
+  return best?.line;
+}
+
 /** Group names are a word or two ("size", "sun protection"), not a price, a label or a title before a button. */
 const GROUP_NAME = /^[a-z]+(?: [a-z]+){0,2}$/;
 
@@ -134,7 +190,10 @@ export function goalEvidence(
   const goal = instruction.toLowerCase();
   const buttons = buttonLabels(state);
   const echo = goal.trim();
-  const segments = pageSegments(state).filter((s) => s !== echo);
+  const referent = referentLines(state, action, echo);
+  const segments = pageSegments(referent ? { ...state, text: referent.named.join("\n") } : state).filter(
+    (s) => s !== echo,
+  );
   const kept = segments.filter((s) => !buttons.has(s)).map((s) => s.replaceAll(echo, " "));
   const situation = `${kept.join("\n")}\n${action.toLowerCase()}`;
 
@@ -152,6 +211,8 @@ export function goalEvidence(
     if (amounts.length > 0 && Math.max(...amounts) < limit) met++;
     else if (amounts.length > 0 && Math.min(...amounts) >= limit) broken.push(`above the bound ${limit}`);
   }
+  const rival = check && referent ? betterRecord(referent, words) : undefined;
+  if (rival !== undefined) broken.push(`another record fits the instruction better: ${rival.slice(0, 80)}`);
   const groups = check ? choiceGroups(segments, buttons) : [];
   // What the instruction asks of the options on offer, and its wording without the price bound (whose number is
   // no size).

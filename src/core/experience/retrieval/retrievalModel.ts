@@ -375,6 +375,10 @@ export class RetrievalExperienceModel implements ExperienceModel {
     const a = analogy(
       { state: pageWithoutEcho(demo.state.text, demo.instruction), action: demo.action },
       { state: pageWithoutEcho(input.state.text, input.task.instruction), action: input.action },
+      // Where each task has its own world, the demonstration's was made for its own instruction.
+      this.memory?.pagesTellAll === false
+        ? { demo: demo.instruction, current: input.task.instruction }
+        : undefined,
     );
     // The same page and action answer alike where a page tells all of the state (the offline data says whether it
     // does), or within one task's world.
