@@ -70,7 +70,7 @@ export async function measureAlternatives(
     }
   }
 
-  for (let episode = 0; states < options.states && episode < options.states * 20; episode++) {
+  for (let episode = 0; states < options.states && episode < options.states; episode++) {
     const task = options.task(episode);
     const env = domain.createEnvironment();
     try {

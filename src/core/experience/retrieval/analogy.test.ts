@@ -72,3 +72,18 @@ describe("an analogy between two tasks' own worlds", () => {
     expect(applySubstitutions(page, analogy(demo, current).substitutions).text).toMatch(/from maya alvarez/i);
   });
 });
+
+describe("a lookup where the request does not point", () => {
+  it("finds nothing of the request: its difference is carried over only by an action that bears on it alike", () => {
+    const goal = {
+      demo: "Close the open shipping ticket from Keiko Alvarez.",
+      current: "Close the open login ticket from Maya Tanaka.",
+    };
+    const page = "726 | open shipping ticket | from Keiko Alvarez";
+    const demo = { state: "Request:", action: 'search_tickets(requester="keiko")' };
+    const elsewhere = analogy(demo, { state: "Request:", action: 'search_tickets(requester="ada")' }, goal);
+    expect(applySubstitutions(page, elsewhere.substitutions).text).not.toContain("login");
+    const pointed = analogy(demo, { state: "Request:", action: 'search_tickets(requester="maya")' }, goal);
+    expect(applySubstitutions(page, pointed.substitutions).text).toContain("open login ticket");
+  });
+});

@@ -1,5 +1,7 @@
 import { diff } from "fast-myers-diff";
 import { LRUCache } from "lru-cache";
+import { actionParts } from "../admissible";
+import { namesBestRecord, referentLines } from "./evidence";
 import { LcsPattern } from "./lcs";
 
 /**
@@ -180,6 +182,49 @@ function goalSubstitutions(goal: { demo: string; current: string }): Substitutio
   return best.substitutions.filter((s) => Math.abs(s.from.length - s.to.length) <= 1);
 }
 
+/**
+ * Whether two actions bear on their requests alike: each argument is, or is not, something its request names,
+ * and an action that picks a record from a list picks, or does not pick, the one its request describes, in both. A
+ * demonstration that looked where its request pointed shows the record it asked for; the same look where this
+ * request does not point shows nothing of this request's, so only a like action carries the request's difference
+ * over (otherwise every lookup would find what the request asks for, and every file read would be the one asked
+ * for).
+ */
+function sameBearing(
+  demo: { state: string; action: string; goal: string },
+  current: { state: string; action: string; goal: string },
+): boolean {
+  const bearing = ({ state, action, goal }: { state: string; action: string; goal: string }) => {
+    const request = goal.toLowerCase();
+    const named = actionParts(action).args.map((arg) => {
+      const value = arg
+        .replace(/^["']|["']$/g, "")
+        .trim()
+        .toLowerCase();
+      return value.length > 0 && request.includes(value);
+    });
+    return [...named, namesBestRecord({ text: state }, action, goal)];
+  };
+  const theirs = bearing(demo);
+  const ours = bearing(current);
+  return theirs.length === ours.length && theirs.every((b, i) => b === ours[i]);
+}
+
+/**
+ * Substitutions between the records the two actions name on their lists: the file read is the one on the line
+ * with its path, whoever the line next to it in the demonstration's list belonged to. Aligning the two pages word
+ * by word pairs records by their places in the lists, which says nothing of which one either action picked.
+ */
+function referentSubstitutions(
+  demo: { state: string; action: string },
+  current: { state: string; action: string },
+): Substitution[] {
+  const theirs = referentLines({ text: demo.state }, demo.action, "")?.named[0];
+  const ours = referentLines({ text: current.state }, current.action, "")?.named[0];
+  if (theirs === undefined || ours === undefined) return [];
+  return alignOnce(words(theirs), words(ours), 2.5).substitutions;
+}
+
 /** A text's clauses, at its punctuation (at most a few: requests are short), or the whole text. */
 function clausesOf(text: string): string[] {
   const clauses = text
@@ -187,6 +232,17 @@ function clausesOf(text: string): string[] {
     .map((c) => c.trim())
     .filter((c) => /[a-z0-9]/i.test(c));
   return clauses.length > 1 && clauses.length <= 4 ? clauses : [text];
+}
+
+/**
+ * How alike two requests are: the share of their words matched in order (1 for the same request). Requests of one
+ * kind ("close the open … ticket from …") share most of their words; a request of another kind shares a few.
+ */
+export function requestLikeness(a: string, b: string): number {
+  if (a === b) return 1;
+  const x = words(a);
+  const y = words(b);
+  return (2 * alignOnce(x, y, 2).common) / Math.max(1, x.words.length + y.words.length);
 }
 
 export function analogy(
@@ -210,7 +266,10 @@ export function analogy(
     overlap,
     get substitutions() {
       substitutions ??= oneTargetPerSource(action.substitutions, [
-        ...(goal ? goalSubstitutions(goal) : []),
+        ...referentSubstitutions(demo, current),
+        ...(goal && sameBearing({ ...demo, goal: goal.demo }, { ...current, goal: goal.current })
+          ? goalSubstitutions(goal)
+          : []),
         ...alignOnce(demoState, curState, 1).substitutions,
       ]);
       return substitutions;

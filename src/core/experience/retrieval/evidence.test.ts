@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { shop } from "../../envs/shop";
 import {
   compileAmountBound,
+  episodeTrace,
   goalEvidence as evidenceWithout,
   type OptionVocabulary,
   pageChoices,
@@ -16,7 +17,8 @@ const goalEvidence = (
   action: string,
   check = true,
   vocabulary?: OptionVocabulary,
-) => evidenceWithout(instruction, page, action, check, vocabulary, bound);
+  earlier?: string,
+) => evidenceWithout(instruction, page, action, check, vocabulary, bound, earlier);
 
 const instruction =
   "i need built in microphone kinetek bluetooth speaker in black color, and price lower than 140.00 dollars";
@@ -177,7 +179,65 @@ describe("the records an action names", () => {
     expect(referentLines(room, "take apple 1 from countertop 1", "")).toBeUndefined();
     expect(referentLines(day, 'list_events(day="monday")', "")).toBeUndefined();
     expect(referentLines(day, "cancel_event(3970)", "")?.named).toEqual([
-      "3970 | tuesday 14:00 | quarterly review | with tara silva",
+      "3970 | tuesday 14:00 | quarterly review | with Tara Silva",
     ]);
+  });
+});
+
+describe("what an episode did before a step", () => {
+  const notes = {
+    text: [
+      'list_files(folder="/notes") found 3 files:',
+      "/notes/chiara-followups.txt | follow-up notes | by Chiara Sato | 1 KB",
+      "/notes/umar-followups.txt | follow-up notes | by Umar Fischer | 1 KB",
+      "/notes/budget-plan.txt | budget plan | by Elena Petrov | 34 KB",
+    ].join("\n"),
+  };
+  const request = "Close the ticket that the follow-up notes of Chiara Sato mark as done.";
+  const page = (owner: string) => ({
+    text: `read_file: follow-up notes of ${owner}\n963 | outage ticket | done, close it\n212 | billing ticket | handed to engineering, leave it`,
+    actions: ["close_ticket(963)", "close_ticket(212)"],
+  });
+
+  it("keeps the records each action named, not the whole pages it saw", () => {
+    const trace = episodeTrace([
+      { state: notes, action: 'read_file("/notes/umar-followups.txt")', valid: true },
+      { state: notes, action: "delete_file(nowhere)", valid: false },
+    ]);
+    expect(trace).toContain("by Umar Fischer");
+    expect(trace).not.toContain("Chiara");
+    expect(trace).not.toContain("nowhere");
+  });
+
+  it("tells an ending after reading the notes asked for from one after reading someone else's", () => {
+    const read = (path: string) =>
+      episodeTrace([{ state: notes, action: `read_file("${path}")`, valid: true }]);
+    const right = goalEvidence(
+      request,
+      page("Chiara Sato"),
+      "close_ticket(963)",
+      true,
+      undefined,
+      read("/notes/chiara-followups.txt"),
+    );
+    const wrong = goalEvidence(
+      request,
+      page("Umar Fischer"),
+      "close_ticket(963)",
+      true,
+      undefined,
+      read("/notes/umar-followups.txt"),
+    );
+    expect(right.score).toBeGreaterThan(wrong.score);
+    // The list the agent read from shows both people: read whole, the pages would not tell the two apart.
+    const seen = goalEvidence(
+      request,
+      page("Umar Fischer"),
+      "close_ticket(963)",
+      true,
+      undefined,
+      notes.text,
+    );
+    expect(seen.score).toBeGreaterThanOrEqual(right.score);
   });
 });

@@ -88,25 +88,57 @@ export function referentLines(
   page: Observation,
   action: string,
   echo: string,
-): { named: string[]; others: string[] } | undefined {
+): { named: string[]; others: string[]; headers: string[] } | undefined {
   const lines = page.text
-    .toLowerCase()
     .split("\n")
     .map((line) => line.trim())
-    .filter((line) => line !== "" && line !== echo);
+    .filter((line) => line !== "" && line.toLowerCase() !== echo);
   if (lines.length < MIN_RECORD_LINES) return undefined;
-  const args = actionParts(action, page)
-    .args.map((a) =>
-      a
-        .replace(/^["']|["']$/g, "")
-        .trim()
-        .toLowerCase(),
-    )
-    .filter((a) => a.length > 0);
+  const valuesOf = (a: string) =>
+    actionParts(a, page)
+      .args.map((arg) =>
+        arg
+          .replace(/^["']|["']$/g, "")
+          .trim()
+          .toLowerCase(),
+      )
+      .filter((arg) => arg.length > 0);
+  const args = valuesOf(action);
   if (args.length === 0) return undefined;
-  const named = lines.filter((line) => args.some((arg) => mentions(line, arg)));
+  const names = (line: string, values: readonly string[]) =>
+    values.some((value) => mentions(line.toLowerCase(), value));
+  const named = lines.filter((line) => names(line, args));
   if (named.length === 0 || named.length === lines.length) return undefined;
-  return { named, others: lines.filter((line) => !named.includes(line)) };
+  // Where the page lists what can be done on it, a line that names nothing any of its actions acts on is no
+  // record but what the page is about ("follow-up notes of …", "… found 3 tickets"): it holds for every record.
+  const acted = page.actions ? page.actions.flatMap(valuesOf) : undefined;
+  const rest = lines.filter((line) => !named.includes(line));
+  return {
+    named,
+    others: acted ? rest.filter((line) => names(line, acted)) : rest,
+    headers: acted ? rest.filter((line) => !names(line, acted)) : [],
+  };
+}
+
+/** Steps of an episode's trace: the latest, where a long episode's start has long been acted on. */
+const TRACE_STEPS = 30;
+
+/**
+ * What an episode did before a step, as the evidence of the step's outcome reads it: each valid action with the
+ * records it named on its page (the file it read is the one on the line with its path, the ticket it closed the
+ * one on its line). An ending is paid for what the whole episode did (a request of two changes ends well only
+ * after both; a ticket is the one some notes mark as done only if the notes read were the ones asked for), and
+ * where a page does not tell all of the state, the page at the end does not show it. The pages themselves are
+ * left out: a list shows every record, whichever the agent then picked.
+ */
+export function episodeTrace(
+  steps: readonly { state: Observation; action: string; valid: boolean }[],
+): string {
+  return steps
+    .slice(-TRACE_STEPS)
+    .filter((step) => step.valid)
+    .map((step) => [step.action, ...(referentLines(step.state, step.action, "")?.named ?? [])].join("\n"))
+    .join("\n");
 }
 
 /**
@@ -114,7 +146,10 @@ export function referentLines(
  * action acts on the wrong record (cancelling the design sync when the quarterly review was asked for, on a day
  * that lists both). Counted in the instruction's content words each line contains.
  */
-function betterRecord(referent: { named: string[]; others: string[] }, words: string[]): string | undefined {
+function betterRecord(
+  referent: { named: readonly string[]; others: readonly string[] },
+  words: string[],
+): string | undefined {
   const fitOf = (line: string) => {
     const seen = new Set(contentWords(line));
     return words.filter((w) => seen.has(w)).length;
@@ -126,6 +161,15 @@ function betterRecord(referent: { named: string[]; others: string[] }, words: st
     if (f > own && (!best || f > best.fit)) best = { line, fit: f };
   }
   return best?.line;
+}
+
+/**
+ * Whether an action that names records of a list names the one that fits the instruction best (true), another
+ * (false), or names none (undefined): what an action that picks from a list has to do with the request.
+ */
+export function namesBestRecord(page: Observation, action: string, instruction: string): boolean | undefined {
+  const referent = referentLines(page, action, instruction.trim().toLowerCase());
+  return referent && betterRecord(referent, contentWords(instruction)) === undefined;
 }
 
 /** Group names are a word or two ("size", "sun protection"), not a price, a label or a title before a button. */
@@ -186,16 +230,19 @@ export function goalEvidence(
   check = true,
   vocabulary?: OptionVocabulary,
   bound?: AmountBound,
+  /** What the episode did before this state (episodeTrace), where the page alone does not tell the state. */
+  earlier?: string,
 ): GoalEvidence {
   const goal = instruction.toLowerCase();
   const buttons = buttonLabels(state);
   const echo = goal.trim();
   const referent = referentLines(state, action, echo);
-  const segments = pageSegments(referent ? { ...state, text: referent.named.join("\n") } : state).filter(
-    (s) => s !== echo,
-  );
+  const segments = pageSegments(
+    referent ? { ...state, text: [...referent.headers, ...referent.named].join("\n") } : state,
+  ).filter((s) => s !== echo);
   const kept = segments.filter((s) => !buttons.has(s)).map((s) => s.replaceAll(echo, " "));
-  const situation = `${kept.join("\n")}\n${action.toLowerCase()}`;
+  const before = earlier === undefined ? "" : earlier.toLowerCase().replaceAll(echo, " ");
+  const situation = `${kept.join("\n")}\n${action.toLowerCase()}\n${before}`;
 
   const found = check && bound ? bound.instruction.exec(goal) : null;
   const limit = found ? Number(firstGroup(found)?.replaceAll(",", "")) : undefined;

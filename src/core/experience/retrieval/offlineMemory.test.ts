@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { household } from "../../envs/household";
+import { office } from "../../envs/office";
 import { shop } from "../../envs/shop";
 import { episodeTransitions } from "../../replay/episodeTransitions";
 import { rollout } from "../../rollout";
@@ -362,5 +363,57 @@ describe("offline memory", () => {
     const learnt = await new RetrievalExperienceModel({ reasoning: true }, householdMemory).predict(input);
     expect(sure.reasoning).toContain("this very action in this very state");
     expect(learnt.reasoning).not.toContain("this very action in this very state");
+  });
+});
+
+describe("what the memory keeps of whole episodes", () => {
+  it("keeps what each real episode did before its ending, and hands it to a prediction thread", async () => {
+    const buffer = await offlineMemoryBuffer(office, 30);
+    const transitions = [...buffer.transitions()];
+    const memory = OfflineMemory.fromTransitions(transitions);
+    const endings = transitions.filter((t) => t.done && t.valid);
+    expect(endings.length).toBeGreaterThan(10);
+    for (const end of endings) {
+      const trace = memory.traceBefore(end.id);
+      expect(trace).toBeDefined();
+      // The step before the ending is in its trace; the ending itself is not.
+      const before = transitions[transitions.indexOf(end) - 1];
+      if (before && before.next.text === end.state.text && before.valid)
+        expect(trace).toContain(before.action);
+    }
+    const copy = OfflineMemory.fromData(JSON.parse(JSON.stringify(memory.toData())));
+    expect(copy.traceBefore(endings[0]!.id)).toBe(memory.traceBefore(endings[0]!.id));
+    expect(memory.traceBefore("no-such-step")).toBeUndefined();
+  });
+
+  it("does not take the same lookup made again for going back: it is the same question", () => {
+    const page = (text: string) => ({ text, actions: ["lookup(a)", "lookup(b)"] });
+    const [START, A, B] = [page("start"), page("answer a"), page("answer b")];
+    const path: [Transition["state"], string, Transition["next"]][] = [
+      [START, "lookup(a)", A],
+      [A, "lookup(b)", B],
+      [B, "lookup(a)", A],
+      [A, "lookup(b)", B],
+    ];
+    const episodes = Array.from({ length: 12 }, (_, n) =>
+      path.map(
+        ([state, action, next], i): Transition => ({
+          id: `e${n}-${i}`,
+          domain: "d",
+          instruction: `request ${n}`,
+          source: "offline",
+          state,
+          action,
+          next,
+          reward: 0,
+          done: i === path.length - 1,
+          success: false,
+          valid: true,
+        }),
+      ),
+    ).flat();
+    const memory = OfflineMemory.fromTransitions(episodes);
+    expect(memory.goesBack("lookup(a)")).toBe(false);
+    expect(memory.goesBack("lookup(b)")).toBe(false);
   });
 });

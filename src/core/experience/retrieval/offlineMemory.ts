@@ -5,7 +5,7 @@ import { type Observation, REAL_ENV_SOURCES, type Transition } from "../../types
 import { contentWords, searchTokens } from "../../util/words";
 import { actionTemplate, normaliseAction } from "../admissible";
 import { elementsOf, joinLike } from "../segments";
-import { type AmountBound, compileAmountBound, pageChoices } from "./evidence";
+import { type AmountBound, compileAmountBound, episodeTrace, pageChoices } from "./evidence";
 
 /**
  * What the experience model learns from the offline demonstrations before it simulates anything: the paper
@@ -113,6 +113,8 @@ export interface OfflineMemoryData {
   /** The same page and action met again in another task's episode, and how often it led to the same page. */
   repeats: { times: number; same: number };
   declarations?: DomainDeclarations;
+  /** What each real episode did before its last step (evidence.ts episodeTrace), by that step's id. */
+  traces?: [id: string, trace: string][];
 }
 
 /** Repeats needed before the memory says whether a page tells all of the state; fewer: it is taken to. */
@@ -152,6 +154,7 @@ export class OfflineMemory {
   private readonly firstSeen = new Map<string, { next: string; taskId: string | undefined }>();
   private readonly repeats = { times: 0, same: 0 };
   private readonly outcomes = new Map<string, number>();
+  private readonly traces = new Map<string, string>();
   /** What the domain declares beside its environment (core/envs `DomainDeclarations`), compiled. */
   readonly amountBound: AmountBound | undefined;
 
@@ -176,13 +179,27 @@ export class OfflineMemory {
   learn(transitions: Iterable<Transition>): void {
     const realSources: readonly string[] = REAL_ENV_SOURCES;
     let previous: Transition | undefined;
-    // The pages of the current episode before this step's state.
-    let earlier = new Set<string>();
+    // The pages of the current episode before this step's state, each with the action that first led to it (none
+    // for the first page).
+    let earlier = new Map<string, string | undefined>();
+    // The action that led to the previous step's state.
+    let arrivedBy: string | undefined;
+    // The episode's steps before this one.
+    let steps: Transition[] = [];
     for (const t of transitions) {
-      // Within an episode each state is the previous step's next state.
-      if (previous && previous.next.text === t.state.text) earlier.add(previous.state.text);
-      else earlier = new Set();
+      // Within an episode each state is the previous step's next state (and an ended episode is followed by another).
+      if (previous && !previous.done && previous.next.text === t.state.text) {
+        if (!earlier.has(previous.state.text)) earlier.set(previous.state.text, arrivedBy);
+        arrivedBy = normaliseAction(previous.action);
+        steps.push(previous);
+      } else {
+        earlier = new Map();
+        arrivedBy = undefined;
+        steps = [];
+      }
       previous = t;
+      // The steps before an episode's last one, for the evidence of how it ended.
+      if (t.done && t.valid && realSources.includes(t.source)) this.traces.set(t.id, episodeTrace(steps));
       if (!realSources.includes(t.source) || !t.valid) continue;
       if (t.done && t.reward > 0 && t.reward < 1) {
         this.graded = true;
@@ -193,8 +210,13 @@ export class OfflineMemory {
       this.countRepeat(t);
       for (const page of [t.state, t.next])
         for (const g of pageChoices(page)) this.addChoices(g.name, g.options);
-      if (earlier.size > 0 && t.next.text !== t.state.text)
-        this.countReturn(t.action, earlier.has(t.next.text));
+      // Going back is reaching an earlier page by another action than the one that led there: the same lookup
+      // made again shows the same page because it is the same question, which says nothing of where a different
+      // one leads (the revisits of this very action answer that).
+      if (earlier.size > 0 && t.next.text !== t.state.text) {
+        const action = normaliseAction(t.action);
+        this.countReturn(t.action, earlier.has(t.next.text) && earlier.get(t.next.text) !== action);
+      }
       const listing = parseListing(t.next);
       if (listing) for (const r of listing.records) this.addRecord(r);
       // Clicking an entry of a listing opens that entry, wherever the listing was.
@@ -217,6 +239,7 @@ export class OfflineMemory {
     for (const [action, page] of data.pages) memory.pages.set(action, page);
     for (const [action, counts] of data.returns) memory.returns.set(action, counts);
     memory.graded = data.gradedOutcomes;
+    for (const [id, trace] of data.traces ?? []) memory.traces.set(id, trace);
     for (const [group, values] of data.choices) memory.addChoices(group, values);
     return memory;
   }
@@ -232,6 +255,7 @@ export class OfflineMemory {
       prototypes: [...this.kinds.values()].flat(),
       repeats: { ...this.repeats },
       declarations: this.declarations,
+      traces: [...this.traces],
     };
   }
 
@@ -280,6 +304,14 @@ export class OfflineMemory {
     const examples = this.kinds.get(kind) ?? [];
     examples.push({ ...t, score: 0 });
     this.kinds.set(kind, examples);
+  }
+
+  /**
+   * What the real episode of an ending step did before it (evidence.ts episodeTrace), or undefined for a step that
+   * did not end a real episode of the offline data.
+   */
+  traceBefore(id: string): string | undefined {
+    return this.traces.get(id);
   }
 
   /** The examples kept of this kind of action (PROTOTYPES_PER_OUTCOME), the same objects every time. */

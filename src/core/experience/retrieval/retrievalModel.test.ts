@@ -192,8 +192,14 @@ describe("retrieval experience model", () => {
       action: "click[buy now]",
       demonstrations: endings,
     };
-    // Demonstrations alone show only 0 and 1: the estimate is rounded, the purchase paid in full.
-    expect(await model.predict(input)).toMatchObject({ done: true, reward: 1 });
+    // Demonstrations alone show only 0 and 1: the outcome is the likelier one. A purchase showing all the
+    // successful one showed is paid in full; one showing clearly less of its goal is no success.
+    const shown = {
+      ...input,
+      state: { text: "item: Green Linen Shirt, size L, Short Sleeves [SEP] Buy Now" },
+    };
+    expect(await model.predict(shown)).toMatchObject({ done: true, reward: 1 });
+    expect(await model.predict(input)).toMatchObject({ done: true, reward: 0 });
     // The domain's logs (the offline memory) hold a partial reward: the estimate stays what the evidence says.
     const partial = demo("p", "item: Tan Linen Shirt [SEP] Buy Now", "click[buy now]", "Thank you", {
       instruction: "tan linen shirt size s",

@@ -11,8 +11,8 @@ import type {
   ExperiencePrediction,
   ExperienceSettings,
 } from "../types";
-import { type Analogy, analogy, applySubstitutions } from "./analogy";
-import { type GoalEvidence, goalEvidence, type OptionVocabulary } from "./evidence";
+import { type Analogy, analogy, applySubstitutions, requestLikeness } from "./analogy";
+import { episodeTrace, type GoalEvidence, goalEvidence, type OptionVocabulary } from "./evidence";
 import { type OfflineMemory, parseListing, renderListing } from "./offlineMemory";
 import { choiceEdit, editsInPlace, transferEdit } from "./pageEdit";
 
@@ -40,6 +40,12 @@ const DELIBERATION = 4;
 const EVIDENCE_BANDWIDTH = 0.05;
 /** How much more goal evidence a successful demonstration may have had and still count as evidence of success. */
 const SUCCESS_EVIDENCE_SLACK = 0.3;
+/**
+ * How sharply the reward estimate prefers demonstrations whose request is like this one (its weight is the
+ * requests' likeness to this power): what a request's ending is worth depends on what it asked, and a request of
+ * another kind with as much of its goal in view says little about this one.
+ */
+const REQUEST_POWER = 2;
 /** The weight of a demonstration that broke a requirement for a step that breaks none, or the other way round. */
 const UNALIKE_WEIGHT = 0.02;
 
@@ -97,14 +103,15 @@ const PREDICTIONS_MEMO = 20_000;
 
 /**
  * Everything a prediction reads, as one short string: the task, state and action, the demonstrations by id and
- * score (an id names one transition), then what it reads of the history. An answer reads the history in three
+ * score (an id names one transition), then what it reads of the history. An answer reads the history in a few
  * places only: the agent's earlier steps with the same action (revisits, by position), the query typed last (a
- * listing's entries), and, for an action that goes back, every earlier page. So two episodes that reached the
- * same page by different paths share an answer unless the action goes back; keyed by the whole history, they
- * did not, and the same prediction was made again. The JSON array ends where its brackets close, so the string
+ * listing's entries), and, for an action that goes back, every earlier page; where a page does not tell all of
+ * the state, the reward also reads what the episode did (its trace), which is then part of the key. So two
+ * episodes that reached the same page by different paths share an answer unless the action goes back or the
+ * trace differs; keyed by the whole history, they did not, and the same prediction was made again. The JSON array ends where its brackets close, so the string
  * still names one input.
  */
-function predictionKey(input: ExperienceInput, goesBack: boolean): string {
+function predictionKey(input: ExperienceInput, goesBack: boolean, trace: string | undefined): string {
   const history = goesBack
     ? input.history.map(stepId)
     : revisitsOf(input).map(({ step, stepsAgo }) => `${stepsAgo}\u0000${stepId(step)}`);
@@ -115,6 +122,7 @@ function predictionKey(input: ExperienceInput, goesBack: boolean): string {
     input.demonstrations.map((d) => `${d.id}\u0000${d.score}`),
     goesBack ? null : (queryOf(input) ?? null),
     history,
+    trace ?? null,
   ]);
 }
 
@@ -327,6 +335,7 @@ export class RetrievalExperienceModel implements ExperienceModel {
       this.settings.reasoning,
       this.vocabulary,
       this.memory?.amountBound,
+      this.memory?.pagesTellAll === false ? this.memory.traceBefore(demo.id) : undefined,
     );
     this.evidence.set(demo.id, { of: demo, evidence });
     return evidence;
@@ -511,7 +520,11 @@ export class RetrievalExperienceModel implements ExperienceModel {
 
   async predict(input: ExperienceInput): Promise<ExperiencePrediction> {
     const started = performance.now();
-    const key = predictionKey(input, this.memory?.goesBack(input.action) === true);
+    const key = predictionKey(
+      input,
+      this.memory?.goesBack(input.action) === true,
+      this.memory?.pagesTellAll === false ? episodeTrace(input.episode ?? input.history) : undefined,
+    );
     let prediction = this.predictions.get(key);
     if (!prediction) {
       prediction = await this.answer(input);
@@ -768,6 +781,8 @@ function estimateOutcome(
   const doneShare = pool.reduce((s, c) => s + weight(c) * (c.demo.done ? 1 : 0), 0) / totalWeight;
   const done = doneShare >= 0.5;
   const ending = pool.filter((c) => c.demo.done === done);
+  // Where a page does not tell all of the state, what the episode did before is part of it: the demonstrations'
+  // endings are read with their own episodes' traces (OfflineMemory.traceBefore), this one with its own.
   const here = goalEvidence(
     input.task.instruction,
     input.state,
@@ -775,6 +790,7 @@ function estimateOutcome(
     reasoning,
     vocabulary,
     memory?.amountBound,
+    memory?.pagesTellAll === false ? episodeTrace(input.episode ?? input.history) : undefined,
   );
   const evidence = here.score;
   // The share of an outcome reward that each requirement broken here and not in a demonstration costs: a
@@ -799,9 +815,11 @@ function estimateOutcome(
       // demonstrations that broke one too, whatever else they had in view: an outcome with nothing broken says
       // little about it, and the other way round.
       const alike = theirs.broken.length > 0 === here.broken.length > 0;
+      const likeness = requestLikeness(c.demo.instruction, input.task.instruction);
       const k =
         weight(c) *
         Math.exp(-((e - evidence) ** 2) / (2 * EVIDENCE_BANDWIDTH ** 2)) *
+        likeness ** REQUEST_POWER *
         (alike ? 1 : UNALIKE_WEIGHT);
       // A demonstration rewarded r with more of its goal in view says less than r for this situation: outcome
       // rewards grow with the goal satisfied, so below its evidence the reward scales down with ours (without
@@ -830,7 +848,10 @@ function estimateOutcome(
       ending.every((c) => c.demo.reward === 0 || c.demo.reward === 1) &&
       ending.some((c) => c.demo.reward === 0) &&
       ending.some((c) => c.demo.reward === 1);
-    if (binary) reward = reward >= 0.5 ? 1 : 0;
+    // And then the reward is the likelier outcome's: a success only where the demonstrations that count as evidence
+    // of one (successShare) outweigh the rest. Rounding the kernel estimate instead paid a step with two thirds of
+    // a successful ending's evidence in view as a success.
+    if (binary) reward = successShare >= 0.5 ? 1 : 0;
     reward = Math.round(reward * 1000) / 1000;
     explanation = done
       ? `${Math.round(doneShare * 100)}% of the similar demonstrations of this action ended the episode. The current situation shows ${here.met} of the instruction's ${here.requirements} requirements met${here.broken.length > 0 ? ` and ${here.broken.length} broken (${here.broken.join("; ")})` : ""}, ${Math.round(evidence * 100)}% net; demonstrations like it were rewarded about ${reward}, so the predicted reward is ${reward}${successShare >= 0.5 ? `, and most of them succeeded (${Math.round(successShare * 100)}% of the weight), so this most likely succeeds` : ""}.`
