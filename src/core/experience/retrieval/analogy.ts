@@ -207,7 +207,12 @@ function sameBearing(
   };
   const theirs = bearing(demo);
   const ours = bearing(current);
-  return theirs.length === ours.length && theirs.every((b, i) => b === ours[i]);
+  // And the action must bear on the request at all: a look the request did not point to (walking to the next
+  // shelf) found the demonstration's goal object where its world happened to hold it, which says nothing of where
+  // this world holds this request's.
+  return (
+    theirs.length === ours.length && theirs.every((b, i) => b === ours[i]) && ours.some((b) => b === true)
+  );
 }
 
 /**

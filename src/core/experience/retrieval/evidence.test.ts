@@ -203,10 +203,13 @@ describe("what an episode did before a step", () => {
     const trace = episodeTrace([
       { state: notes, action: 'read_file("/notes/umar-followups.txt")', valid: true },
       { state: notes, action: "delete_file(nowhere)", valid: false },
+      { state: notes, action: 'list_files(folder="/drafts")', valid: true },
     ]);
     expect(trace).toContain("by Umar Fischer");
     expect(trace).not.toContain("Chiara");
     expect(trace).not.toContain("nowhere");
+    // A lookup picks nothing from the list it was made on.
+    expect(trace).not.toContain("/drafts");
   });
 
   it("tells an ending after reading the notes asked for from one after reading someone else's", () => {

@@ -124,9 +124,11 @@ export function referentLines(
 const TRACE_STEPS = 30;
 
 /**
- * What an episode did before a step, as the evidence of the step's outcome reads it: each valid action with the
- * records it named on its page (the file it read is the one on the line with its path, the ticket it closed the
- * one on its line). An ending is paid for what the whole episode did (a request of two changes ends well only
+ * What an episode did before a step, as the evidence of the step's outcome reads it: the records it picked from
+ * lists, each valid action that named records on its page with those records (the file it read is the one on the
+ * line with its path, the ticket it closed the one on its line). Walking from place to place picks nothing: read
+ * with every step, a household episode's ending was graded by how much of the request its wandering had named,
+ * and the policy learnt to please the model (validation, seeds 0 and 1: 48 / 36 against 54 / 47 without). An ending is paid for what the whole episode did (a request of two changes ends well only
  * after both; a ticket is the one some notes mark as done only if the notes read were the ones asked for), and
  * where a page does not tell all of the state, the page at the end does not show it. The pages themselves are
  * left out: a list shows every record, whichever the agent then picked.
@@ -137,7 +139,10 @@ export function episodeTrace(
   return steps
     .slice(-TRACE_STEPS)
     .filter((step) => step.valid)
-    .map((step) => [step.action, ...(referentLines(step.state, step.action, "")?.named ?? [])].join("\n"))
+    .flatMap((step) => {
+      const named = referentLines(step.state, step.action, "")?.named;
+      return named ? [[step.action, ...named].join("\n")] : [];
+    })
     .join("\n");
 }
 

@@ -6,6 +6,7 @@ import { episodeTransitions } from "../../replay/episodeTransitions";
 import { rollout } from "../../rollout";
 import type { Transition } from "../../types";
 import { offlineMemoryBuffer, unseenEntry } from "../testing";
+import { referentLines } from "./evidence";
 import { OfflineMemory, parseListing, renderListing } from "./offlineMemory";
 import { RetrievalExperienceModel } from "./retrievalModel";
 
@@ -376,9 +377,14 @@ describe("what the memory keeps of whole episodes", () => {
     for (const end of endings) {
       const trace = memory.traceBefore(end.id);
       expect(trace).toBeDefined();
-      // The step before the ending is in its trace; the ending itself is not.
+      // The step before the ending is in its trace when it picked a record from a list; the ending itself is not.
       const before = transitions[transitions.indexOf(end) - 1];
-      if (before && before.next.text === end.state.text && before.valid)
+      if (
+        before &&
+        before.next.text === end.state.text &&
+        before.valid &&
+        referentLines(before.state, before.action, "")
+      )
         expect(trace).toContain(before.action);
     }
     const copy = OfflineMemory.fromData(JSON.parse(JSON.stringify(memory.toData())));
