@@ -137,6 +137,9 @@ describe("bench:table for choosing settings", () => {
       await expect(run(process.execPath, [...args, "--rows", "no-such-row"])).rejects.toThrow(
         /--rows: no row no-such-row \(rows: untrained, bc, real\/grpo/,
       );
+      await expect(run(process.execPath, [...args, "--part", "../table"])).rejects.toThrow(
+        /--part: a name of lower-case letters, digits and dashes, not "\.\.\/table"/,
+      );
     } finally {
       fs.rmSync(out, { recursive: true, force: true });
     }

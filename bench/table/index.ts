@@ -7,7 +7,9 @@
  * For choosing settings without looking at the test tasks: `--validation` evaluates every row on validation tasks
  * (core/train/heldOut.ts) and writes table-validation.md, `--rows dreamgym-s2r/grpo,real/grpo` keeps those rows,
  * and `--set grpo.epochs=2` (repeatable) changes a setting of every row kept, as `train --set` does.
- * `--data-only DIR` only collects the table's offline data into DIR, for running one row alone (table/configs.ts).
+ * `--part NAME` names a selection of rows as a part of the table (table-NAME.md and .json), for a table too large
+ * to run at once. `--data-only DIR` only collects the table's offline data into DIR, for running one row alone
+ * (table/configs.ts).
  */
 import { execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
@@ -41,6 +43,8 @@ interface Options {
   rows: string[];
   /** `path=value` settings applied to every row's config. */
   overrides: string[];
+  /** A named part of the table (`--part grpo` writes table-grpo.md): rows that fit the machine in one go. */
+  part: string | undefined;
 }
 
 function parseArgs(args: string[]): Options {
@@ -69,7 +73,10 @@ function parseArgs(args: string[]): Options {
   if (unknown.length > 0)
     throw new Error(`--rows: no row ${unknown.join(", ")} (rows: ${[...known].join(", ")})`);
   const overrides = args.flatMap((a, i) => (a === "--set" ? [args[i + 1] ?? ""] : []));
-  return { mode, scale, domains, jobs, out, validation: args.includes("--validation"), rows, overrides };
+  const part = value("--part");
+  if (part !== undefined && !/^[a-z0-9-]+$/.test(part))
+    throw new Error(`--part: a name of lower-case letters, digits and dashes, not "${part}"`);
+  return { mode, scale, domains, jobs, out, validation: args.includes("--validation"), rows, overrides, part };
 }
 
 /** The rows this invocation runs, with its overrides and held-out tasks applied to their configs. */
@@ -293,7 +300,12 @@ export async function tableBench(args: string[]): Promise<void> {
     const name = [
       options.mode === "quick" ? "table-quick" : "table",
       ...(options.validation ? ["validation"] : []),
-      ...(options.rows.length > 0 || options.overrides.length > 0 ? ["partial"] : []),
+      // A named part is a table of its own; other row selections are partial.
+      ...(options.part !== undefined
+        ? [options.part]
+        : options.rows.length > 0 || options.overrides.length > 0
+          ? ["partial"]
+          : []),
     ].join("-");
     fs.writeFileSync(path.join(options.out, `${name}.md`), markdown(summaries, meta));
     const configs = Object.fromEntries(

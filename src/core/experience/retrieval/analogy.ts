@@ -239,17 +239,6 @@ function clausesOf(text: string): string[] {
   return clauses.length > 1 && clauses.length <= 4 ? clauses : [text];
 }
 
-/**
- * How alike two requests are: the share of their words matched in order (1 for the same request). Requests of one
- * kind ("close the open … ticket from …") share most of their words; a request of another kind shares a few.
- */
-export function requestLikeness(a: string, b: string): number {
-  if (a === b) return 1;
-  const x = words(a);
-  const y = words(b);
-  return (2 * alignOnce(x, y, 2).common) / Math.max(1, x.words.length + y.words.length);
-}
-
 export function analogy(
   demo: { state: string; action: string },
   current: { state: string; action: string },

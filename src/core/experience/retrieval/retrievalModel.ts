@@ -11,7 +11,7 @@ import type {
   ExperiencePrediction,
   ExperienceSettings,
 } from "../types";
-import { type Analogy, analogy, applySubstitutions, requestLikeness } from "./analogy";
+import { type Analogy, analogy, applySubstitutions } from "./analogy";
 import { episodeTrace, type GoalEvidence, goalEvidence, type OptionVocabulary } from "./evidence";
 import { type OfflineMemory, parseListing, renderListing } from "./offlineMemory";
 import { choiceEdit, editsInPlace, transferEdit } from "./pageEdit";
@@ -40,12 +40,6 @@ const DELIBERATION = 4;
 const EVIDENCE_BANDWIDTH = 0.05;
 /** How much more goal evidence a successful demonstration may have had and still count as evidence of success. */
 const SUCCESS_EVIDENCE_SLACK = 0.3;
-/**
- * How sharply the reward estimate prefers demonstrations whose request is like this one (its weight is the
- * requests' likeness to this power): what a request's ending is worth depends on what it asked, and a request of
- * another kind with as much of its goal in view says little about this one.
- */
-const REQUEST_POWER = 2;
 /** The weight of a demonstration that broke a requirement for a step that breaks none, or the other way round. */
 const UNALIKE_WEIGHT = 0.02;
 
@@ -815,11 +809,9 @@ function estimateOutcome(
       // demonstrations that broke one too, whatever else they had in view: an outcome with nothing broken says
       // little about it, and the other way round.
       const alike = theirs.broken.length > 0 === here.broken.length > 0;
-      const likeness = requestLikeness(c.demo.instruction, input.task.instruction);
       const k =
         weight(c) *
         Math.exp(-((e - evidence) ** 2) / (2 * EVIDENCE_BANDWIDTH ** 2)) *
-        likeness ** REQUEST_POWER *
         (alike ? 1 : UNALIKE_WEIGHT);
       // A demonstration rewarded r with more of its goal in view says less than r for this situation: outcome
       // rewards grow with the goal satisfied, so below its evidence the reward scales down with ours (without
