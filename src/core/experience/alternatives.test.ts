@@ -3,44 +3,12 @@ import { office } from "../envs/office";
 import { measureAlternatives } from "./alternatives";
 import { OfflineMemory } from "./retrieval/offlineMemory";
 import { RetrievalExperienceModel } from "./retrieval/retrievalModel";
-import { offlineMemoryBuffer } from "./testing";
-import type { ExperienceInput, ExperienceModel, ExperiencePrediction, ExperienceSettings } from "./types";
-
-/** Replays the whole episode in the real environment, then takes the action: right by construction. */
-const oracle: ExperienceModel = {
-  name: "oracle",
-  async predict(input: ExperienceInput): Promise<ExperiencePrediction> {
-    const env = office.createEnvironment();
-    await env.reset(input.task);
-    for (const step of input.episode ?? input.history) await env.step(step.action);
-    const r = await env.step(input.action);
-    return {
-      reasoning: "",
-      next: r.observation,
-      reward: r.reward,
-      done: r.done,
-      success: r.success,
-      valid: r.valid,
-      model: "oracle",
-      latencyMs: 0,
-    };
-  },
-};
+import { fixedModel, offlineMemoryBuffer, realOracle } from "./testing";
+import type { ExperienceSettings } from "./types";
 
 /** Pays every action as a success that ends the episode: what a model that reads actions by their kind does. */
-const paysAll: ExperienceModel = {
-  name: "pays-all",
-  predict: async (input) => ({
-    reasoning: "",
-    next: input.state,
-    reward: 1,
-    done: true,
-    success: true,
-    valid: true,
-    model: "pays-all",
-    latencyMs: 0,
-  }),
-};
+const paysAll = fixedModel("pays-all", { reward: 1, done: true, success: true });
+const oracle = realOracle(office);
 
 const settings: ExperienceSettings = { k: 8, historyWindow: 4, reasoning: true, sources: ["offline"] };
 const options = {

@@ -2,6 +2,7 @@ import type { RealDomain } from "../envs/domain";
 import type { ReplayBuffer } from "../replay/buffer";
 import type { Step, StepResult, Task } from "../types";
 import { actionTemplate } from "./admissible";
+import { realStep, teacherForcedInput } from "./teacherForcing";
 import type { ExperienceModel, ExperienceSettings } from "./types";
 
 /**
@@ -87,30 +88,9 @@ export async function measureAlternatives(
           const outcomes = await Promise.all(
             alternatives.map(async (alternative) => {
               const real = await realOutcome(task, history, alternative);
-              const demonstrations =
-                buffer && settings.k > 0
-                  ? await buffer.similar(
-                      {
-                        domain: domain.name,
-                        state: state.text,
-                        action: alternative,
-                        instruction: task.instruction,
-                      },
-                      settings.k,
-                      {
-                        ...(settings.sources ? { sources: settings.sources } : {}),
-                        excludeTaskIds: [task.id],
-                      },
-                    )
-                  : [];
-              const predicted = await model.predict({
-                task,
-                history: settings.historyWindow > 0 ? history.slice(-settings.historyWindow) : [],
-                episode: history,
-                state,
-                action: alternative,
-                demonstrations,
-              });
+              const predicted = await model.predict(
+                await teacherForcedInput(buffer, settings, domain.name, task, history, state, alternative),
+              );
               return { real, predicted };
             }),
           );
@@ -138,15 +118,7 @@ export async function measureAlternatives(
           }
         }
         const real = await env.step(action);
-        history.push({
-          state,
-          action,
-          next: real.observation,
-          reward: real.reward,
-          done: real.done,
-          success: real.success,
-          valid: real.valid,
-        });
+        history.push(realStep(state, action, real));
         state = real.observation;
         if (real.done) break;
       }

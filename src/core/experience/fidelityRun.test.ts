@@ -3,52 +3,17 @@ import { household } from "../envs/household";
 import { shop } from "../envs/shop";
 import { measureFidelity } from "./fidelityRun";
 import { RetrievalExperienceModel } from "./retrieval/retrievalModel";
-import { offlineMemoryBuffer } from "./testing";
-import type { ExperienceInput, ExperienceModel, ExperiencePrediction } from "./types";
-
-/** Knows the real environment: replays the history, then takes the action. Perfect fidelity by construction. */
-class Oracle implements ExperienceModel {
-  readonly name = "oracle";
-  constructor(private readonly domain: typeof household) {}
-  async predict(input: ExperienceInput): Promise<ExperiencePrediction> {
-    const env = this.domain.createEnvironment();
-    await env.reset(input.task);
-    for (const step of input.history) await env.step(step.action);
-    const r = await env.step(input.action);
-    return {
-      reasoning: "",
-      next: r.observation,
-      reward: r.reward,
-      done: r.done,
-      success: r.success,
-      valid: r.valid,
-      model: this.name,
-      latencyMs: 0,
-    };
-  }
-}
+import { fixedModel, offlineMemoryBuffer, realOracle } from "./testing";
 
 /** Never changes anything: the floor. */
-const frozen: ExperienceModel = {
-  name: "frozen",
-  predict: async (input) => ({
-    reasoning: "",
-    next: input.state,
-    reward: 0,
-    done: false,
-    success: false,
-    valid: true,
-    model: "frozen",
-    latencyMs: 0,
-  }),
-};
+const frozen = fixedModel("frozen", { reward: 0, done: false, success: false });
 
 describe("measureFidelity", () => {
   for (const domain of [household, shop]) {
     it(`scores a model that knows the real ${domain.name} environment as perfect, and a frozen one as poor`, async () => {
       const settings = { k: 0, historyWindow: 1000, reasoning: false };
       const options = { transitions: 60, task: (i: number) => domain.task("test", i), epsilon: 0.3, seed: 4 };
-      const perfect = await measureFidelity(domain, new Oracle(domain), undefined, settings, options);
+      const perfect = await measureFidelity(domain, realOracle(domain), undefined, settings, options);
       expect(perfect.report).toMatchObject({
         transitions: 60,
         exactMatch: 1,

@@ -4,6 +4,7 @@ import type { Environment, Step, StepResult, Task } from "../types";
 import { actionTemplate } from "./admissible";
 import { demonstrationConfidence } from "./confidence";
 import { aggregate, type FidelityReport, scoreTransition, type TransitionScore } from "./fidelity";
+import { realStep, teacherForcedInput } from "./teacherForcing";
 import type { ExperienceInput, ExperienceModel, ExperiencePrediction, ExperienceSettings } from "./types";
 
 export interface FidelityOptions {
@@ -64,26 +65,8 @@ export async function measureFidelity(
     for (let t = 0; t < domain.maxSteps && scores.length < options.transitions; t++) {
       const { action } = await policy.act(task, history, state);
       const real = await env.step(action);
-      const demonstrations =
-        buffer && settings.k > 0
-          ? await buffer.similar(
-              { domain: domain.name, state: state.text, action, instruction: task.instruction },
-              settings.k,
-              {
-                ...(settings.sources ? { sources: settings.sources } : {}),
-                excludeTaskIds: [task.id],
-              },
-            )
-          : [];
-      const shownHistory = settings.historyWindow > 0 ? history.slice(-settings.historyWindow) : [];
-      const input: ExperienceInput = {
-        task,
-        history: shownHistory,
-        episode: history,
-        state,
-        action,
-        demonstrations,
-      };
+      const input = await teacherForcedInput(buffer, settings, domain.name, task, history, state, action);
+      const { demonstrations, history: shownHistory } = input;
       const predicted = await model.predict(input, options.signal ? { signal: options.signal } : {});
       await options.onPrediction?.(input, predicted, real);
       scores.push({
@@ -119,15 +102,7 @@ export async function measureFidelity(
         template: actionTemplate(action, state),
       });
       options.onProgress?.(scores.length, options.transitions);
-      history.push({
-        state,
-        action,
-        next: real.observation,
-        reward: real.reward,
-        done: real.done,
-        success: real.success,
-        valid: real.valid,
-      });
+      history.push(realStep(state, action, real));
       state = real.observation;
       if (real.done) break;
     }

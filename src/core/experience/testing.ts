@@ -6,7 +6,7 @@ import { MemoryReplayBuffer } from "../replay/memoryBuffer";
 import { rollout } from "../rollout";
 import type { Policy, Transition } from "../types";
 import { type OfflineMemory, parseListing } from "./retrieval/offlineMemory";
-import type { ExperienceInput } from "./types";
+import type { ExperienceInput, ExperienceModel, ExperiencePrediction } from "./types";
 
 /** For tests: an in-memory replay buffer of offline episodes on train tasks 0..episodes-1 of a real domain. */
 export async function offlineMemoryBuffer(
@@ -55,4 +55,48 @@ export async function unseenEntry(
     };
   }
   throw new Error("no expert episode on train tasks 200–259 opens an entry the memory lacks");
+}
+
+/**
+ * For tests: a model that knows the real environment. It replays the whole episode (the history shown when the
+ * caller keeps no episode), then takes the action: right by construction.
+ */
+export function realOracle(domain: Pick<RealDomain, "createEnvironment">): ExperienceModel {
+  return {
+    name: "oracle",
+    async predict(input: ExperienceInput): Promise<ExperiencePrediction> {
+      const env = domain.createEnvironment();
+      await env.reset(input.task);
+      for (const step of input.episode ?? input.history) await env.step(step.action);
+      const r = await env.step(input.action);
+      return {
+        reasoning: "",
+        next: r.observation,
+        reward: r.reward,
+        done: r.done,
+        success: r.success,
+        valid: r.valid,
+        model: "oracle",
+        latencyMs: 0,
+      };
+    },
+  };
+}
+
+/** For tests: a model that answers every step alike, leaving the state as it is. */
+export function fixedModel(
+  name: string,
+  outcome: Pick<ExperiencePrediction, "reward" | "done" | "success">,
+): ExperienceModel {
+  return {
+    name,
+    predict: async (input) => ({
+      reasoning: "",
+      next: input.state,
+      valid: true,
+      model: name,
+      latencyMs: 0,
+      ...outcome,
+    }),
+  };
 }
