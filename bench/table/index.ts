@@ -76,7 +76,17 @@ function parseArgs(args: string[]): Options {
   const part = value("--part");
   if (part !== undefined && !/^[a-z0-9-]+$/.test(part))
     throw new Error(`--part: a name of lower-case letters, digits and dashes, not "${part}"`);
-  return { mode, scale, domains, jobs, out, validation: args.includes("--validation"), rows, overrides, part };
+  return {
+    mode,
+    scale,
+    domains,
+    jobs,
+    out,
+    validation: args.includes("--validation"),
+    rows,
+    overrides,
+    part,
+  };
 }
 
 /** The rows this invocation runs, with its overrides and held-out tasks applied to their configs. */
