@@ -1,6 +1,7 @@
 import { parseArgs } from "node:util";
 import { REAL_DOMAIN_NAMES } from "@/core/envs/names";
 import { getRealDomain } from "@/core/envs/registry";
+import { stepOf } from "@/core/step";
 
 /**
  * Raw speed of the real environments: steps per second of the environment alone (actions come from a noisy
@@ -34,15 +35,7 @@ export async function envSpeedBench(args: string[]) {
         const result = await env.step(action);
         envMs += performance.now() - t0;
         steps++;
-        history.push({
-          state: observation,
-          action,
-          next: result.observation,
-          reward: result.reward,
-          done: result.done,
-          success: result.success,
-          valid: result.valid,
-        });
+        history.push(stepOf(observation, action, result));
         observation = result.observation;
         if (result.done) break;
       }

@@ -1,3 +1,4 @@
+import { stepOf } from "../step";
 import type { Environment, Policy, Step, Task } from "../types";
 
 /** Plays one episode of a policy to its end, for tests and benchmarks (the training code has its own rollout). */
@@ -11,15 +12,7 @@ export async function playEpisode(
   for (;;) {
     const { action } = await policy.act(task, steps, observation);
     const result = await env.step(action);
-    steps.push({
-      state: observation,
-      action,
-      next: result.observation,
-      reward: result.reward,
-      done: result.done,
-      success: result.success,
-      valid: result.valid,
-    });
+    steps.push(stepOf(observation, action, result));
     observation = result.observation;
     if (result.done) return { success: result.success, steps };
   }

@@ -1,8 +1,9 @@
 import type { RealDomain } from "../envs/domain";
 import type { ReplayBuffer } from "../replay/buffer";
+import { stepOf } from "../step";
 import type { Step, StepResult, Task } from "../types";
 import { actionTemplate } from "./admissible";
-import { realStep, teacherForcedInput } from "./teacherForcing";
+import { teacherForcedInput } from "./teacherForcing";
 import type { ExperienceModel, ExperienceSettings } from "./types";
 
 /**
@@ -118,7 +119,7 @@ export async function measureAlternatives(
           }
         }
         const real = await env.step(action);
-        history.push(realStep(state, action, real));
+        history.push(stepOf(state, action, real));
         state = real.observation;
         if (real.done) break;
       }

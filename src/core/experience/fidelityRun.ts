@@ -1,10 +1,11 @@
 import type { RealDomain } from "../envs/domain";
 import type { ReplayBuffer } from "../replay/buffer";
+import { stepOf } from "../step";
 import type { Environment, Step, StepResult, Task } from "../types";
 import { actionTemplate } from "./admissible";
 import { demonstrationConfidence } from "./confidence";
 import { aggregate, type FidelityReport, scoreTransition, type TransitionScore } from "./fidelity";
-import { realStep, teacherForcedInput } from "./teacherForcing";
+import { teacherForcedInput } from "./teacherForcing";
 import type { ExperienceInput, ExperienceModel, ExperiencePrediction, ExperienceSettings } from "./types";
 
 export interface FidelityOptions {
@@ -102,7 +103,7 @@ export async function measureFidelity(
         template: actionTemplate(action, state),
       });
       options.onProgress?.(scores.length, options.transitions);
-      history.push(realStep(state, action, real));
+      history.push(stepOf(state, action, real));
       state = real.observation;
       if (real.done) break;
     }

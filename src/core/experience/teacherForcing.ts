@@ -1,5 +1,5 @@
 import type { ReplayBuffer } from "../replay/buffer";
-import type { Observation, Step, StepResult, Task } from "../types";
+import type { Observation, Step, Task } from "../types";
 import type { ExperienceInput, ExperienceSettings } from "./types";
 
 /**
@@ -33,18 +33,5 @@ export async function teacherForcedInput(
     state,
     action,
     demonstrations,
-  };
-}
-
-/** A real step as the history keeps it. */
-export function realStep(state: Observation, action: string, real: StepResult): Step {
-  return {
-    state,
-    action,
-    next: real.observation,
-    reward: real.reward,
-    done: real.done,
-    success: real.success,
-    valid: real.valid,
   };
 }

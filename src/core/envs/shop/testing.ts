@@ -1,3 +1,4 @@
+import { stepOf } from "../../step";
 /**
  * A minimal rollout for tests and quick measurements of the shop (the real rollout lives with the training code):
  * the policy sees exactly what it would see in training, (task, history, observation).
@@ -20,15 +21,7 @@ export async function runEpisode(
   for (let i = 0; i < maxSteps; i++) {
     const { action } = await policy.act(task, steps, obs);
     const r = await env.step(action);
-    steps.push({
-      state: obs,
-      action,
-      next: r.observation,
-      reward: r.reward,
-      done: r.done,
-      success: r.success,
-      valid: r.valid,
-    });
+    steps.push(stepOf(obs, action, r));
     obs = r.observation;
     if (r.done) return { steps, last: r };
   }
