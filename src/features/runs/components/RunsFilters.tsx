@@ -8,7 +8,7 @@ import { isFiltered, RUN_SORTS, type RunsQuery, SORT_LABELS } from "../runsQuery
 interface Props {
   query: RunsQuery;
   options: { method: string[]; domain: string[]; algorithm: string[]; tag: string[] };
-  onChange: (query: RunsQuery) => void;
+  onChange: (patch: Partial<RunsQuery>) => void;
 }
 
 function Choice({
@@ -41,7 +41,7 @@ function Choice({
 
 /** Search, filters and sort of the runs list; the page keeps them in the URL. */
 export function RunsFilters({ query, options, onChange }: Props) {
-  const set = (patch: Partial<RunsQuery>) => onChange({ ...query, ...patch });
+  const set = onChange;
   return (
     <search className={styles.filters} aria-label="Find runs">
       <input

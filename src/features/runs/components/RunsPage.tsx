@@ -2,14 +2,15 @@
 
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import { usePathname, useRouter, useSearchParams } from "next/navigation";
+import { useRouter, useSearchParams } from "next/navigation";
 import { useState } from "react";
 import { Allowed } from "@/features/auth/components/Allowed";
 import { isActiveStatus } from "@/shared/enums";
 import { useTRPC } from "@/trpc/react";
 import styles from "../runs.module.css";
-import { applyQuery, filterOptions, queryOf, queryString, type RunsQuery, runsCount } from "../runsQuery";
+import { applyQuery, filterOptions, runsCount } from "../runsQuery";
 import type { RunListItem } from "../types";
+import { useRunsQuery } from "../useRunsQuery";
 import { RunsFilters } from "./RunsFilters";
 import { RunsTable } from "./RunsTable";
 
@@ -19,10 +20,8 @@ const finalSuccess = (r: RunListItem) => r.finalRealSuccess ?? r.proxy?.final?.s
 export function RunsPage() {
   const trpc = useTRPC();
   const router = useRouter();
-  const pathname = usePathname();
-  const params = useSearchParams();
-  const launched = params.get("launched");
-  const query = queryOf(params);
+  const launched = useSearchParams().get("launched");
+  const [query, setQuery] = useRunsQuery();
   const [selected, setSelected] = useState<string[]>([]);
   const runs = useQuery({
     ...trpc.runs.list.queryOptions({ limit: 500 }),
@@ -31,10 +30,6 @@ export function RunsPage() {
   });
   const all = runs.data?.map((r) => ({ ...r, finalSuccess: finalSuccess(r) }));
   const shown = all ? applyQuery(all, query) : undefined;
-  const setQuery = (next: RunsQuery) => {
-    const q = queryString(next, new URLSearchParams(params.toString()));
-    router.replace(q ? `${pathname}?${q}` : pathname, { scroll: false });
-  };
   const toggle = (id: string) =>
     setSelected((s) => (s.includes(id) ? s.filter((x) => x !== id) : [...s, id]));
 
