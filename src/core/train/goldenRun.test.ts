@@ -56,13 +56,13 @@ describe("golden runs: the training loop's numbers, bit for bit", () => {
       "household DreamGym-S2R GRPO",
       household,
       { method: "dreamgym-s2r", ...CLONED },
-      "8daf562a6970d440bd1b0fe1358a6b71c7350d241bda1e94cc23fc0d6dd00ae4",
+      "7ee38ac1a2eba433c8bd4e5657f533698265c3c20160b67af9779d46617be584",
     ],
     [
       "household DreamGym-S2R GRPO, interleaved and learnt by the model",
       household,
       { method: "dreamgym-s2r", ...CLONED, experimental: { realInterleave: 1, learnFromReal: true } },
-      "d78b58e07012927837e576be71d4a28119436b86629cebcaf669fddc5a7fe320",
+      "35f0ef5e2e9c83dcd986009cb09f635f7ef0a83fa173e94cc9ab44397562ce16",
     ],
     [
       "shop DreamGym-S2R PPO, pessimism",

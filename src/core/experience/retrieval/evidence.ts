@@ -123,25 +123,57 @@ export function referentLines(
 /** Steps of an episode's trace: the latest, where a long episode's start has long been acted on. */
 const TRACE_STEPS = 30;
 
+/** An action's verb: its first word ("heat" of "heat egg 1 with microwave 1", "close_ticket" of a call). */
+export function verbOf(action: string): string | undefined {
+  return /^[a-z_]+/.exec(action.trim().toLowerCase())?.[0];
+}
+
 /**
- * What an episode did before a step, as the evidence of the step's outcome reads it: the records it picked from
- * lists, each valid action that named records on its page with those records (the file it read is the one on the
- * line with its path, the ticket it closed the one on its line). Walking from place to place picks nothing: read
- * with every step, a household episode's ending was graded by how much of the request its wandering had named,
- * and the policy learnt to please the model (validation, seeds 0 and 1: 48 / 36 against 54 / 47 without). An ending is paid for what the whole episode did (a request of two changes ends well only
- * after both; a ticket is the one some notes mark as done only if the notes read were the ones asked for), and
- * where a page does not tell all of the state, the page at the end does not show it. The pages themselves are
- * left out: a list shows every record, whichever the agent then picked.
+ * What an action's verb does of an instruction's words where the page at the end of an episode does not show it,
+ * learnt from the offline data (OfflineMemory.fulfils): "hot" is done by "heat …", "cool" by "cool …".
+ */
+export type Fulfils = ReadonlyMap<string, ReadonlySet<string>>;
+
+/**
+ * One step of an episode's trace, or undefined for a step that counts for nothing there: a valid action that
+ * named records on its page, with those records (the file it read is the one on the line with its path, the ticket
+ * it closed the one on its line); or a valid action whose verb does what a word of the instruction asks, with that
+ * word (heating the egg, for "put a hot egg …").
+ */
+function traceLine(
+  step: { state: Observation; action: string; valid: boolean },
+  words: ReadonlySet<string>,
+  fulfils: Fulfils | undefined,
+): string | undefined {
+  if (!step.valid) return undefined;
+  const named = referentLines(step.state, step.action, "")?.named;
+  if (named) return [step.action, ...named].join("\n");
+  const verb = verbOf(step.action);
+  const done = verb === undefined ? [] : [...(fulfils?.get(verb) ?? [])].filter((w) => words.has(w));
+  return done.length > 0 ? `${step.action} (${done.join(" ")})` : undefined;
+}
+
+/**
+ * What an episode did before a step, as the evidence of the step's outcome reads it (traceLine). An ending is
+ * paid for what the whole episode did (a request of two changes ends well only after both; a ticket is the one some
+ * notes mark as done only if the notes read were the ones asked for; an egg put down is a hot egg only if it was
+ * heated), and where a page does not tell all of the state, the page at the end does not show it. Walking from
+ * place to place does nothing the request names: read with every step, a household episode's ending was graded
+ * by how much of the request its wandering had named, and the policy learnt to please the model (validation, seeds
+ * 0 and 1: 48 / 36 against 54 / 47 without). The pages themselves are left out: a list shows every record,
+ * whichever the agent then picked.
  */
 export function episodeTrace(
   steps: readonly { state: Observation; action: string; valid: boolean }[],
+  instruction = "",
+  fulfils?: Fulfils,
 ): string {
+  const words = new Set(contentWords(instruction));
   return steps
     .slice(-TRACE_STEPS)
-    .filter((step) => step.valid)
     .flatMap((step) => {
-      const named = referentLines(step.state, step.action, "")?.named;
-      return named ? [[step.action, ...named].join("\n")] : [];
+      const line = traceLine(step, words, fulfils);
+      return line === undefined ? [] : [line];
     })
     .join("\n");
 }

@@ -5,7 +5,9 @@ import { type Observation, REAL_ENV_SOURCES, type Transition } from "../../types
 import { contentWords, searchTokens } from "../../util/words";
 import { actionTemplate, normaliseAction } from "../admissible";
 import { elementsOf, joinLike } from "../segments";
-import { type AmountBound, compileAmountBound, episodeTrace, pageChoices } from "./evidence";
+import { type AmountBound, compileAmountBound, episodeTrace, type Fulfils, pageChoices } from "./evidence";
+import { FrameCounts, type FramesData } from "./frames";
+import { FulfilsCounts, type FulfilsData } from "./fulfils";
 
 /**
  * What the experience model learns from the offline demonstrations before it simulates anything: the paper
@@ -113,8 +115,12 @@ export interface OfflineMemoryData {
   /** The same page and action met again in another task's episode, and how often it led to the same page. */
   repeats: { times: number; same: number };
   declarations?: DomainDeclarations;
-  /** What each real episode did before its last step (evidence.ts episodeTrace), by that step's id. */
+  /** What each real episode did before each of its steps (evidence.ts episodeTrace), by the step's id. */
   traces?: [id: string, trace: string][];
+  /** What the successful real episodes did where their ends do not show it (fulfils.ts). */
+  fulfils?: FulfilsData;
+  /** The parts of pages each kind of action kept as they were (frames.ts). */
+  frames?: FramesData;
 }
 
 /** Repeats needed before the memory says whether a page tells all of the state; fewer: it is taken to. */
@@ -154,7 +160,16 @@ export class OfflineMemory {
   private readonly firstSeen = new Map<string, { next: string; taskId: string | undefined }>();
   private readonly repeats = { times: 0, same: 0 };
   private readonly outcomes = new Map<string, number>();
+  /** Traces handed over as data (fromData), by step id. */
   private readonly traces = new Map<string, string>();
+  /** Each real valid step's episode (the steps before it are its first `index`), for its trace. */
+  private readonly stepAt = new Map<
+    string,
+    { steps: readonly Transition[]; index: number; instruction: string }
+  >();
+  private readonly traceMemo = new Map<string, string>();
+  private counts = new FulfilsCounts();
+  private frames = new FrameCounts();
   /** What the domain declares beside its environment (core/envs `DomainDeclarations`), compiled. */
   readonly amountBound: AmountBound | undefined;
 
@@ -177,6 +192,7 @@ export class OfflineMemory {
    * the model must not learn its own inventions back. A page already known keeps what was seen first.
    */
   learn(transitions: Iterable<Transition>): void {
+    this.traceMemo.clear();
     const realSources: readonly string[] = REAL_ENV_SOURCES;
     let previous: Transition | undefined;
     // The pages of the current episode before this step's state, each with the action that first led to it (none
@@ -198,9 +214,11 @@ export class OfflineMemory {
         steps = [];
       }
       previous = t;
-      // The steps before an episode's last one, for the evidence of how it ended.
-      if (t.done && t.valid && realSources.includes(t.source)) this.traces.set(t.id, episodeTrace(steps));
       if (!realSources.includes(t.source) || !t.valid) continue;
+      // The steps before this one, for the evidence of its outcome (traceBefore).
+      this.stepAt.set(t.id, { steps, index: steps.length, instruction: t.instruction });
+      if (t.done && t.success)
+        this.counts.add(t.instruction, [...steps.filter((s) => s.valid).map((s) => s.action), t.action], t);
       if (t.done && t.reward > 0 && t.reward < 1) {
         this.graded = true;
         const n = denominatorOf(t.reward);
@@ -208,6 +226,7 @@ export class OfflineMemory {
       }
       this.addPrototype(t);
       this.countRepeat(t);
+      this.frames.learn(t.state, t.action, t.next);
       for (const page of [t.state, t.next])
         for (const g of pageChoices(page)) this.addChoices(g.name, g.options);
       // Going back is reaching an earlier page by another action than the one that led there: the same lookup
@@ -240,6 +259,8 @@ export class OfflineMemory {
     for (const [action, counts] of data.returns) memory.returns.set(action, counts);
     memory.graded = data.gradedOutcomes;
     for (const [id, trace] of data.traces ?? []) memory.traces.set(id, trace);
+    if (data.fulfils) memory.counts = FulfilsCounts.fromData(data.fulfils);
+    if (data.frames) memory.frames = FrameCounts.fromData(data.frames);
     for (const [group, values] of data.choices) memory.addChoices(group, values);
     return memory;
   }
@@ -255,7 +276,12 @@ export class OfflineMemory {
       prototypes: [...this.kinds.values()].flat(),
       repeats: { ...this.repeats },
       declarations: this.declarations,
-      traces: [...this.traces],
+      traces: [
+        ...this.traces,
+        ...[...this.stepAt.keys()].map((id): [string, string] => [id, this.traceBefore(id) ?? ""]),
+      ],
+      fulfils: this.counts.toData(),
+      frames: this.frames.toData(),
     };
   }
 
@@ -307,11 +333,28 @@ export class OfflineMemory {
   }
 
   /**
-   * What the real episode of an ending step did before it (evidence.ts episodeTrace), or undefined for a step that
-   * did not end a real episode of the offline data.
+   * What the real episode of a step did before it (evidence.ts episodeTrace, read with its own instruction), or
+   * undefined for a step that is no real valid step of the offline data.
    */
   traceBefore(id: string): string | undefined {
-    return this.traces.get(id);
+    const at = this.stepAt.get(id);
+    if (!at) return this.traces.get(id);
+    let trace = this.traceMemo.get(id);
+    if (trace === undefined) {
+      trace = episodeTrace(at.steps.slice(0, at.index), at.instruction, this.fulfils);
+      this.traceMemo.set(id, trace);
+    }
+    return trace;
+  }
+
+  /** A predicted next state with the parts of the page this kind of action never changed kept (frames.ts). */
+  keepFrame(state: Observation, action: string, next: Observation): Observation {
+    return this.frames.keep(state, action, next);
+  }
+
+  /** What each action verb does of a request's words where an episode's end does not show it (fulfils.ts). */
+  get fulfils(): Fulfils {
+    return this.counts.fulfils();
   }
 
   /** The examples kept of this kind of action (PROTOTYPES_PER_OUTCOME), the same objects every time. */

@@ -411,3 +411,65 @@ describe("retrieval experience model, outcome of a purchase", () => {
     expect(ablated).toMatchObject({ done: true, success: true, reasoning: "" });
   });
 });
+
+describe("whether an action ends the episode, where that depends on what it achieves", () => {
+  // A made-up workshop: placing a part ends an episode only where the request asked for it there.
+  const request: Task = {
+    id: "workshop:test:1",
+    domain: "workshop",
+    instruction: "place a gear on the bench.",
+    split: "test",
+    origin: "seed",
+  };
+  const placed = (
+    id: string,
+    instruction: string,
+    part: string,
+    place: string,
+    ended: boolean,
+    score: number,
+  ) =>
+    demo(
+      id,
+      `At the ${place} 1. Carrying ${part} 1.`,
+      `place ${part} 1 on ${place} 1`,
+      `${part} 1 is on the ${place} 1.`,
+      {
+        domain: "workshop",
+        instruction,
+        taskId: `workshop:train:${id}`,
+        done: ended,
+        success: ended,
+        reward: ended ? 1 : 0,
+        score,
+      },
+    );
+  // The episodes that ended are retrieved first: by likeness alone, every placing ends.
+  const demonstrations = [
+    placed("a", "place a bolt on the shelf.", "bolt", "shelf", true, 0.9),
+    placed("b", "place a nut on the rack.", "nut", "rack", true, 0.9),
+    placed("c", "place a pin on the desk.", "pin", "floor", false, 0.6),
+    placed("d", "place a cog on the table.", "cog", "chair", false, 0.6),
+  ];
+  const model = new RetrievalExperienceModel({ reasoning: true });
+  const predict = (place: string) =>
+    model.predict({
+      task: request,
+      history: [],
+      state: { text: `At the ${place} 1. Carrying gear 1.` },
+      action: `place gear 1 on ${place} 1`,
+      demonstrations,
+    });
+
+  it("goes on after a part is placed where the request did not ask, as placings like it went on", async () => {
+    const wrong = await predict("chair");
+    expect(wrong.done).toBe(false);
+    expect(wrong.reward).toBe(0);
+  });
+
+  it("ends, in success, when the part is placed where the request asked", async () => {
+    const right = await predict("bench");
+    expect(right.done).toBe(true);
+    expect(right.success).toBe(true);
+  });
+});

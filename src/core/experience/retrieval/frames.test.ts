@@ -1,0 +1,65 @@
+import { describe, expect, it } from "vitest";
+import type { Observation } from "../../types";
+import { FrameCounts } from "./frames";
+
+/*
+ * A made-up workshop, none of the built-in domains' words, whose pages end with a status line of two parts.
+ * Walking changes where the agent is and never what it carries; grabbing changes what it carries.
+ */
+const page = (text: string, at: string, carrying: string, actions: string[] = []): Observation => ({
+  text: `${text}\n[at: ${at} | carrying: ${carrying}]`,
+  actions,
+});
+
+function workshop(): FrameCounts {
+  const frames = new FrameCounts();
+  for (let i = 1; i <= 25; i++) {
+    const held = i % 2 === 0 ? "nothing" : `gear ${i}`;
+    frames.learn(
+      page("You stand.", `bench ${i}`, held),
+      `walk rack ${i}`,
+      page("You walk.", `rack ${i}`, held),
+    );
+    frames.learn(
+      page("You stand.", `rack ${i}`, "nothing"),
+      `grab bolt ${i}`,
+      page("Got it.", `rack ${i}`, `bolt ${i}`),
+    );
+  }
+  return frames;
+}
+
+describe("what an action leaves as it was", () => {
+  const here = page("You stand.", "bench 1", "nothing", ["walk rack 2", "grab nut 1"]);
+
+  it("keeps the part a kind of action never changed, and the rest as predicted", () => {
+    // Rewritten from a demonstration whose agent carried a knife.
+    const predicted = page("You walk.", "rack 2", "knife 1", ["drop knife 1 on rack 2", "walk bench 1"]);
+    const kept = workshop().keep(here, "walk rack 2", predicted);
+    expect(kept.text).toBe("You walk.\n[at: rack 2 | carrying: nothing]");
+    // There is no knife to drop when carrying nothing.
+    expect(kept.actions).toEqual(["walk bench 1"]);
+  });
+
+  it("names what this page carries in the actions the analogue offered for its own", () => {
+    const holding = page("You stand.", "bench 1", "cog 3", ["walk rack 2", "drop cog 3 on bench 1"]);
+    const predicted = page("You walk.", "rack 2", "knife 1", ["drop knife 1 on rack 2"]);
+    const kept = workshop().keep(holding, "walk rack 2", predicted);
+    expect(kept.text).toContain("carrying: cog 3]");
+    expect(kept.actions).toEqual(["drop cog 3 on rack 2"]);
+  });
+
+  it("leaves alone a part the action changes", () => {
+    const predicted = page("Got it.", "bench 1", "nut 1");
+    expect(workshop().keep(here, "grab nut 1", predicted)).toEqual(predicted);
+  });
+
+  it("learns nothing from a few transitions, and survives the trip to a prediction thread", () => {
+    const few = new FrameCounts();
+    few.learn(page("a", "bench 1", "nothing"), "walk rack 1", page("b", "rack 1", "nothing"));
+    const predicted = page("You walk.", "rack 2", "knife 1");
+    expect(few.keep(here, "walk rack 2", predicted)).toEqual(predicted);
+    const copy = FrameCounts.fromData(JSON.parse(JSON.stringify(workshop().toData())));
+    expect(copy.keep(here, "walk rack 2", predicted).text).toContain("carrying: nothing]");
+  });
+});

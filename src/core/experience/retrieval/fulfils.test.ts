@@ -1,0 +1,82 @@
+import { describe, expect, it } from "vitest";
+import { episodeTrace, goalEvidence } from "./evidence";
+import { FulfilsCounts } from "./fulfils";
+
+/*
+ * A made-up workshop, none of the built-in domains' words: requests to put a part somewhere, some of them a
+ * polished or a painted part. The last page shows where the part went, never whether it was polished.
+ */
+const page = (text: string) => ({ text });
+const end = (part: string, place: string) => ({
+  state: page(`At the ${place}. Carrying ${part}.`),
+  action: `place ${part} on ${place}`,
+});
+
+function workshop(): FulfilsCounts {
+  const counts = new FulfilsCounts();
+  for (let i = 0; i < 8; i++) {
+    counts.add(
+      `place a polished gear on the bench.`,
+      ["walk bench", "grab gear", "polish gear", "place gear on bench"],
+      end("gear", "bench"),
+    );
+    counts.add(
+      `place a painted crate on the rack.`,
+      ["walk rack", "grab crate", "paint crate", "place crate on rack"],
+      end("crate", "rack"),
+    );
+    counts.add(
+      `place a bolt on the shelf.`,
+      ["walk shelf", "grab bolt", "place bolt on shelf"],
+      end("bolt", "shelf"),
+    );
+  }
+  return counts;
+}
+
+describe("which actions do what a request asks where its end does not show it", () => {
+  it("learns the verb each unshown word needs, and nothing of the verbs every episode uses", () => {
+    const fulfils = workshop().fulfils();
+    expect([...(fulfils.get("polish") ?? [])]).toEqual(["polished"]);
+    expect([...(fulfils.get("paint") ?? [])]).toEqual(["painted"]);
+    // Walking and grabbing happen in every episode: they do nothing in particular.
+    expect(fulfils.has("walk")).toBe(false);
+    expect(fulfils.has("grab")).toBe(false);
+  });
+
+  it("says nothing from too few episodes", () => {
+    const counts = new FulfilsCounts();
+    counts.add(
+      "place a polished gear on the bench.",
+      ["polish gear", "place gear on bench"],
+      end("gear", "bench"),
+    );
+    counts.add("place a bolt on the shelf.", ["place bolt on shelf"], end("bolt", "shelf"));
+    expect(counts.fulfils().size).toBe(0);
+  });
+
+  it("survives the trip to a prediction thread", () => {
+    const counts = workshop();
+    const copy = FulfilsCounts.fromData(JSON.parse(JSON.stringify(counts.toData())));
+    expect([...copy.fulfils()]).toEqual([...counts.fulfils()].map(([v, w]) => [v, w]));
+  });
+
+  it("tells a part put down polished from one put down as it was, though the last pages are the same", () => {
+    const fulfils = workshop().fulfils();
+    const request = "place a polished gear on the bench.";
+    const step = (action: string) => ({ state: page("At the bench."), action, valid: true });
+    const polished = episodeTrace(
+      [step("grab gear"), step("polish gear"), step("walk bench")],
+      request,
+      fulfils,
+    );
+    const skipped = episodeTrace([step("grab gear"), step("walk bench")], request, fulfils);
+    expect(polished).toBe("polish gear (polished)");
+    expect(skipped).toBe("");
+    const last = end("gear", "bench");
+    const done = goalEvidence(request, last.state, last.action, true, undefined, undefined, polished);
+    const undone = goalEvidence(request, last.state, last.action, true, undefined, undefined, skipped);
+    expect(done.met).toBe(undone.met + 1);
+    expect(done.score).toBeGreaterThan(undone.score);
+  });
+});
