@@ -5,6 +5,7 @@
  * took it or put something there. Each is compared against the model's own earlier pages, not the real world.
  */
 import type { PairedEpisode } from "@/core/experience/consistency";
+import { literalPattern } from "@/core/util/regex";
 
 interface Checks {
   /** Pages about a receptacle the model had shown closed (and nobody opened since): the share shown closed. */
@@ -20,7 +21,7 @@ interface Checks {
 const AT = /^(?:go to|open|close|examine) (.+)$/;
 
 function contentsOf(text: string, receptacle: string): Set<string> | undefined {
-  const escaped = receptacle.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const escaped = literalPattern(receptacle);
   const on = new RegExp(`On the ${escaped}, you see ([^.\\n]*)`, "i").exec(text);
   const inside = new RegExp(`The ${escaped} is open\\. In it, you see ([^.\\n]*)`, "i").exec(text);
   const list = (on ?? inside)?.[1];
@@ -35,7 +36,7 @@ function contentsOf(text: string, receptacle: string): Set<string> | undefined {
 }
 
 function closedSaid(text: string, receptacle: string): boolean | undefined {
-  const escaped = receptacle.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const escaped = literalPattern(receptacle);
   if (new RegExp(`The ${escaped} is closed`, "i").test(text)) return true;
   if (new RegExp(`The ${escaped} is open`, "i").test(text)) return false;
   return undefined;

@@ -1,4 +1,5 @@
 import { LRUCache } from "lru-cache";
+import { literalPattern } from "../util/regex";
 
 /**
  * A page's elements, read from the page itself: many text environments flatten a page into one line of elements
@@ -44,7 +45,7 @@ function splitter(separator: string, lines: boolean): RegExp {
   const key = `${lines ? "l" : "s"}${separator}`;
   let pattern = splitters.get(key);
   if (!pattern) {
-    const escaped = separator.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    const escaped = literalPattern(separator);
     pattern = new RegExp(`\\s*${escaped}\\s*${lines ? "|\\n" : ""}`);
     splitters.set(key, pattern);
   }

@@ -4,6 +4,7 @@
  * which breaks code that checks the type or divides with it.
  */
 import { randomUUID } from "node:crypto";
+import { literalPattern } from "@/core/util/regex";
 
 /** The keys whose numbers are rewards, wherever they appear in a reply. */
 const FLOAT_KEYS = new Set(["reward", "total_reward"]);
@@ -14,7 +15,7 @@ const FLOAT_KEYS = new Set(["reward", "total_reward"]);
  */
 const MARK = `\u0000${randomUUID()}:`;
 const ESCAPED_MARK = JSON.stringify(MARK).slice(1, -1);
-const MARKED = new RegExp(`"${ESCAPED_MARK.replace(/[\\^$.*+?()[\]{}|]/g, "\\$&")}(-?\\d+)"`, "g");
+const MARKED = new RegExp(`"${literalPattern(ESCAPED_MARK)}(-?\\d+)"`, "g");
 
 export function wireJson(value: unknown): string {
   const text = JSON.stringify(value, (key, v: unknown) =>

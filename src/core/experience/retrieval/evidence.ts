@@ -1,5 +1,6 @@
 import { LRUCache } from "lru-cache";
 import type { Observation } from "../../types";
+import { literalPattern } from "../../util/regex";
 import { contentWords } from "../../util/words";
 import { actionParts } from "../admissible";
 import { segmentsOf } from "../segments";
@@ -226,7 +227,7 @@ const phrasePatterns = new LRUCache<string, RegExp>({ max: 20_000 });
 function mentions(text: string, phrase: string): boolean {
   let pattern = phrasePatterns.get(phrase);
   if (!pattern) {
-    const escaped = phrase.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    const escaped = literalPattern(phrase);
     pattern = new RegExp(`(?<![\\w-])${escaped}(?![\\w-])`);
     phrasePatterns.set(phrase, pattern);
   }

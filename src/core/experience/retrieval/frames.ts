@@ -1,4 +1,5 @@
 import type { Observation } from "../../types";
+import { literalPattern } from "../../util/regex";
 import { actionTemplate } from "../admissible";
 import { segmentsOf } from "../segments";
 
@@ -41,8 +42,6 @@ function partValue(part: string): string {
     .toLowerCase();
 }
 
-const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-
 /**
  * The actions a page offers once a part it keeps says `ours` where the analogue's said `theirs`: an action on
  * theirs acts on ours instead where this page acts on ours at all, and is no action where it does not (carrying
@@ -58,7 +57,7 @@ function offered(
   return actions.flatMap((a) => {
     const lower = a.toLowerCase();
     if (theirs !== "" && theirs !== ours && lower.includes(theirs))
-      return acted ? [a.replace(new RegExp(literal(theirs), "i"), ours)] : [];
+      return acted ? [a.replace(new RegExp(literalPattern(theirs), "i"), ours)] : [];
     return [a];
   });
 }
