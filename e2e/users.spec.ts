@@ -89,6 +89,8 @@ test.describe("an admin manages access", () => {
     // At once: the token is nobody's, the browser's next page is signed out, and signing in is refused.
     expect(await whoIs(api, token)).toBeNull();
     await them.reload();
+    // The page they had open finds nobody signed in and sends them to sign in, coming back to it after.
+    await expect(them).toHaveURL(/\/sign-in\?next=%2Fannotations/);
     await expect(them.getByTestId("signed-in")).toHaveCount(0);
     expect(
       (
@@ -97,7 +99,6 @@ test.describe("an admin manages access", () => {
         }
       ).result.data.json,
     ).toBeNull();
-    await them.goto("/sign-in");
     await them.getByLabel("Email").fill(GONE.email);
     await them.getByLabel("Password").fill(GONE.password);
     await them.getByRole("button", { name: "Sign in", exact: true }).click();
