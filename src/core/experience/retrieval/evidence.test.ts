@@ -243,4 +243,50 @@ describe("what an episode did before a step", () => {
     );
     expect(seen.score).toBeGreaterThanOrEqual(right.score);
   });
+
+  it("takes nothing from a line that names every place there is: no record was picked from among others", () => {
+    const room = {
+      text: "You stand in a workshop. Around you: a bench 1, a rack 1, a shelf 2.\nYour job: put a gear on the rack.\n[at: door | carrying: nothing]",
+      actions: ["walk to bench 1", "walk to rack 1", "walk to shelf 2"],
+    };
+    expect(episodeTrace([{ state: room, action: "walk to rack 1", valid: true }])).toBe("");
+  });
+
+  it("where pages do not tell all, reads an ending from what the agent has and where it is, not what is in view", () => {
+    const request = "put a gear on the rack.";
+    const state = { text: "At the rack 1 you see a gear 2.\n[at: rack 1 | carrying: bolt 1]" };
+    const action = "put bolt 1 on rack 1";
+    const inView = evidenceWithout(request, state, action, true);
+    const held = evidenceWithout(request, state, action, true, undefined, undefined, "");
+    expect(inView.met).toBe(held.met + 1);
+    const right = evidenceWithout(
+      request,
+      { text: "At the rack 1 you see a bolt 2.\n[at: rack 1 | carrying: gear 1]" },
+      "put gear 1 on rack 1",
+      true,
+      undefined,
+      undefined,
+      "",
+    );
+    expect(right.score).toBeGreaterThan(held.score);
+  });
+
+  it("leaves out of the requirements the words that successful endings never show", () => {
+    const request = "put two gears on the rack.";
+    const state = { text: "[at: rack 1 | carrying: gears 1]" };
+    const all = evidenceWithout(request, state, "put gears 1 on rack 1", true, undefined, undefined, "");
+    const shown = evidenceWithout(
+      request,
+      state,
+      "put gears 1 on rack 1",
+      true,
+      undefined,
+      undefined,
+      "",
+      new Set(["two"]),
+    );
+    expect(all.score).toBeLessThan(1);
+    expect(shown.requirements).toBe(all.requirements - 1);
+    expect(shown.score).toBe(1);
+  });
 });

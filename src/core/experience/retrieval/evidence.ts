@@ -4,6 +4,7 @@ import { literalPattern } from "../../util/regex";
 import { contentWords } from "../../util/words";
 import { actionParts } from "../admissible";
 import { segmentsOf } from "../segments";
+import { labelledParts } from "./frames";
 
 /**
  * How much of the task instruction a situation already satisfies: the share of the instruction's requirements
@@ -135,6 +136,9 @@ export function verbOf(action: string): string | undefined {
  */
 export type Fulfils = ReadonlyMap<string, ReadonlySet<string>>;
 
+/** What marks a verb used again in an episode, in what fulfils ("put again" → "two"); no verb has a space. */
+export const AGAIN = " again";
+
 /**
  * One step of an episode's trace, or undefined for a step that counts for nothing there: a valid action that
  * named records on its page, with those records (the file it read is the one on the line with its path, the ticket
@@ -145,12 +149,19 @@ function traceLine(
   step: { state: Observation; action: string; valid: boolean },
   words: ReadonlySet<string>,
   fulfils: Fulfils | undefined,
+  /** Whether the episode uses this step's verb more than once. */
+  repeated: boolean,
 ): string | undefined {
   if (!step.valid) return undefined;
-  const named = referentLines(step.state, step.action, "")?.named;
-  if (named) return [step.action, ...named].join("\n");
+  // Records picked from among others: a line naming every place there is (a room's first page) picks nothing.
+  const referent = referentLines(step.state, step.action, "");
+  if (referent && referent.others.length > 0) return [step.action, ...referent.named].join("\n");
   const verb = verbOf(step.action);
-  const done = verb === undefined ? [] : [...(fulfils?.get(verb) ?? [])].filter((w) => words.has(w));
+  const does = [
+    ...(verb === undefined ? [] : (fulfils?.get(verb) ?? [])),
+    ...(verb !== undefined && repeated ? (fulfils?.get(`${verb}${AGAIN}`) ?? []) : []),
+  ];
+  const done = [...new Set(does)].filter((w) => words.has(w));
   return done.length > 0 ? `${step.action} (${done.join(" ")})` : undefined;
 }
 
@@ -168,12 +179,19 @@ export function episodeTrace(
   steps: readonly { state: Observation; action: string; valid: boolean }[],
   instruction = "",
   fulfils?: Fulfils,
+  /** The action of the step the trace is read for: a verb it uses again marks the earlier uses (AGAIN). */
+  action?: string,
 ): string {
   const words = new Set(contentWords(instruction));
+  const uses = new Map<string, number>();
+  for (const a of [...steps.filter((s) => s.valid).map((s) => s.action), ...(action ? [action] : [])]) {
+    const v = verbOf(a);
+    if (v !== undefined) uses.set(v, (uses.get(v) ?? 0) + 1);
+  }
   return steps
     .slice(-TRACE_STEPS)
     .flatMap((step) => {
-      const line = traceLine(step, words, fulfils);
+      const line = traceLine(step, words, fulfils, (uses.get(verbOf(step.action) ?? "") ?? 0) >= 2);
       return line === undefined ? [] : [line];
     })
     .join("\n");
@@ -250,6 +268,41 @@ export interface GoalEvidence {
   score: number;
 }
 
+/** What a step's evidence reads: the page's segments it counts, and all of it with the action and trace as one text. */
+function situationOf(instruction: string, state: Observation, action: string, earlier: string | undefined) {
+  const goal = instruction.toLowerCase();
+  const buttons = buttonLabels(state);
+  const echo = goal.trim();
+  const referent = referentLines(state, action, echo);
+  // Where pages do not tell all of the state (`earlier` is given) and the action names no record of the page, what
+  // the page merely shows is not what the episode did: a kettle in view does not make putting a cup down the
+  // kettle's. Only the parts that say what the agent has and where it is count, with the episode's trace.
+  const focus = referent
+    ? [...referent.headers, ...referent.named].join("\n")
+    : earlier !== undefined
+      ? labelledParts(state.text).join("\n") || undefined
+      : undefined;
+  const segments = pageSegments(focus === undefined ? state : { ...state, text: focus }).filter(
+    (s) => s !== echo,
+  );
+  const kept = segments.filter((s) => !buttons.has(s)).map((s) => s.replaceAll(echo, " "));
+  const before = earlier === undefined ? "" : earlier.toLowerCase().replaceAll(echo, " ");
+  const situation = `${kept.join("\n")}\n${action.toLowerCase()}\n${before}`;
+  return { referent, segments, kept, situation, buttons };
+}
+
+/** The words of an instruction that a step's situation shows (as goalEvidence reads it). */
+export function wordsShown(
+  instruction: string,
+  state: Observation,
+  action: string,
+  earlier: string | undefined,
+): { words: string[]; shown: Set<string> } {
+  const seen = new Set(contentWords(situationOf(instruction, state, action, earlier).situation));
+  const words = contentWords(instruction);
+  return { words, shown: new Set(words.filter((w) => seen.has(w))) };
+}
+
 /**
  * The evidence of a step: what of the instruction the state and action show met or broken. The state is read
  * without the instruction it echoes (WebShop repeats it on every page, which would make every state look like
@@ -270,22 +323,17 @@ export function goalEvidence(
   bound?: AmountBound,
   /** What the episode did before this state (episodeTrace), where the page alone does not tell the state. */
   earlier?: string,
+  /** Words of requests that no real episode's successful end showed (OfflineMemory.unseenWords): no requirement. */
+  unseen?: ReadonlySet<string>,
 ): GoalEvidence {
   const goal = instruction.toLowerCase();
-  const buttons = buttonLabels(state);
-  const echo = goal.trim();
-  const referent = referentLines(state, action, echo);
-  const segments = pageSegments(
-    referent ? { ...state, text: [...referent.headers, ...referent.named].join("\n") } : state,
-  ).filter((s) => s !== echo);
-  const kept = segments.filter((s) => !buttons.has(s)).map((s) => s.replaceAll(echo, " "));
-  const before = earlier === undefined ? "" : earlier.toLowerCase().replaceAll(echo, " ");
-  const situation = `${kept.join("\n")}\n${action.toLowerCase()}\n${before}`;
-
+  const { referent, segments, kept, situation, buttons } = situationOf(instruction, state, action, earlier);
   const found = check && bound ? bound.instruction.exec(goal) : null;
   const limit = found ? Number(firstGroup(found)?.replaceAll(",", "")) : undefined;
   // The bound's number is checked against the prices in view, not looked for as a word.
-  const words = contentWords(instruction).filter((w) => limit === undefined || Number(w) !== limit);
+  const words = contentWords(instruction).filter(
+    (w) => (limit === undefined || Number(w) !== limit) && unseen?.has(w) !== true,
+  );
   const seen = new Set(contentWords(situation));
   let met = words.filter((w) => seen.has(w)).length;
   const broken: string[] = [];

@@ -19,11 +19,13 @@ function workshop(): FrameCounts {
       page("You stand.", `bench ${i}`, held),
       `walk rack ${i}`,
       page("You walk.", `rack ${i}`, held),
+      new Set(),
     );
     frames.learn(
       page("You stand.", `rack ${i}`, "nothing"),
       `grab bolt ${i}`,
       page("Got it.", `rack ${i}`, `bolt ${i}`),
+      new Set(),
     );
   }
   return frames;
@@ -56,10 +58,30 @@ describe("what an action leaves as it was", () => {
 
   it("learns nothing from a few transitions, and survives the trip to a prediction thread", () => {
     const few = new FrameCounts();
-    few.learn(page("a", "bench 1", "nothing"), "walk rack 1", page("b", "rack 1", "nothing"));
+    few.learn(page("a", "bench 1", "nothing"), "walk rack 1", page("b", "rack 1", "nothing"), new Set());
     const predicted = page("You walk.", "rack 2", "knife 1");
     expect(few.keep(here, "walk rack 2", predicted)).toEqual(predicted);
     const copy = FrameCounts.fromData(JSON.parse(JSON.stringify(workshop().toData())));
     expect(copy.keep(here, "walk rack 2", predicted).text).toContain("carrying: nothing]");
+  });
+
+  it("offers only what this world has: an analogue's places this episode was never offered are not there", () => {
+    const frames = new FrameCounts();
+    const shed = ["walk rack 1", "walk bench 1", "walk door 1"];
+    const at = (place: string) =>
+      page(
+        "You walk.",
+        place,
+        "nothing",
+        shed.filter((a) => a !== `walk ${place}`),
+      );
+    for (let i = 0; i < 25; i++) frames.learn(at("door 1"), "walk rack 1", at("rack 1"), new Set(shed));
+    // Rewritten from another shed's page, which had a well and no door.
+    const predicted = page("You walk.", "rack 1", "nothing", ["walk well 1", "walk bench 1", "walk door 1"]);
+    const kept = frames.keep(at("door 1"), "walk rack 1", predicted, new Set(shed));
+    expect(kept.actions).not.toContain("walk well 1");
+    // Nor is the place it just walked to: real pages never offered that walk again.
+    expect(kept.actions).not.toContain("walk rack 1");
+    expect(kept.actions).toEqual(expect.arrayContaining(["walk bench 1", "walk door 1"]));
   });
 });

@@ -1,6 +1,6 @@
 import type { Observation } from "../../types";
 import { literalPattern } from "../../util/regex";
-import { actionTemplate } from "../admissible";
+import { actionTemplate, normaliseAction } from "../admissible";
 import { segmentsOf } from "../segments";
 
 /**
@@ -33,6 +33,14 @@ function parts(text: string): Map<string, string> {
   return out;
 }
 
+/**
+ * The labelled parts of a page ("location: sofa 1", "holding: cup 1"): where pages do not tell all of the state,
+ * what the agent has and where it is, as against what happens to be in view.
+ */
+export function labelledParts(text: string): string[] {
+  return [...parts(text).values()].filter((part) => part !== "");
+}
+
 /** What a part says after its label, without the marks around it: "cup 1" of "holding: cup 1]". */
 function partValue(part: string): string {
   return part
@@ -62,23 +70,59 @@ function offered(
   });
 }
 
+/** A page's actions grouped by their kind ("go to *"), in the page's order. */
+function offersByKind(page: Observation): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const a of page.actions ?? []) {
+    const offer = actionTemplate(a, page);
+    const list = out.get(offer) ?? [];
+    list.push(a);
+    out.set(offer, list);
+  }
+  return out;
+}
+
 export type FramesData = [key: string, counts: { times: number; kept: number }][];
 
 export class FrameCounts {
   private readonly counts = new Map<string, { times: number; kept: number }>();
 
-  learn(state: Observation, action: string, next: Observation): void {
+  /**
+   * One real transition; `episodeOffers`: every action the pages of its episode offered up to its state (the actions a
+   * world has: a room's places).
+   */
+  learn(state: Observation, action: string, next: Observation, episodeOffers: ReadonlySet<string>): void {
     const kind = actionTemplate(action, state);
+    if (next.actions) {
+      // Whether each kind of action the next page offers was all offered before in the episode (the same room), and
+      // whether the action just taken is offered again.
+      for (const [offer, after] of offersByKind(next)) {
+        if (!offersByKind(state).has(offer)) continue;
+        this.count(
+          `${kind}\u0001${offer}`,
+          after.every((a) => episodeOffers.has(a)),
+        );
+      }
+      this.count(`${kind}\u0002`, !next.actions.includes(action));
+    }
     const after = parts(next.text);
     for (const [label, before] of parts(state.text)) {
       const now = after.get(label);
       if (!before || now === undefined || !now) continue;
-      const key = `${kind}\u0000${label}`;
-      const c = this.counts.get(key) ?? { times: 0, kept: 0 };
-      c.times++;
-      if (now === before) c.kept++;
-      this.counts.set(key, c);
+      this.count(`${kind}\u0000${label}`, now === before);
     }
+  }
+
+  private count(key: string, kept: boolean): void {
+    const c = this.counts.get(key) ?? { times: 0, kept: 0 };
+    c.times++;
+    if (kept) c.kept++;
+    this.counts.set(key, c);
+  }
+
+  private learnt(key: string): boolean {
+    const c = this.counts.get(key);
+    return c !== undefined && c.times >= MIN_TIMES && c.kept / c.times >= KEPT_SHARE;
   }
 
   /**
@@ -86,7 +130,12 @@ export class FrameCounts {
    * offers that name what the analogue's part said are made to name what this page's part says, where this page
    * acts on that too, and are dropped where it does not (there is no "put knife 1" when holding nothing).
    */
-  keep(state: Observation, action: string, next: Observation): Observation {
+  keep(
+    state: Observation,
+    action: string,
+    next: Observation,
+    episodeOffers: ReadonlySet<string> = new Set(state.actions),
+  ): Observation {
     const kind = actionTemplate(action, state);
     const after = parts(next.text);
     let text = next.text;
@@ -94,14 +143,49 @@ export class FrameCounts {
     for (const [label, before] of parts(state.text)) {
       const predicted = after.get(label);
       if (!before || !predicted) continue;
-      const c = this.counts.get(`${kind}\u0000${label}`);
-      if (!c || c.times < MIN_TIMES || c.kept / c.times < KEPT_SHARE) continue;
+      if (!this.learnt(`${kind}\u0000${label}`)) continue;
       if (predicted !== before) text = text.replace(predicted, before);
       if (actions && state.actions)
         actions = offered(actions, partValue(predicted), partValue(before), state.actions);
     }
+    if (actions && state.actions)
+      actions = this.offersOfThisWorld(kind, state, action, actions, episodeOffers);
     if (text === next.text && actions === next.actions) return next;
     return { ...next, text, ...(actions ? { actions } : {}) };
+  }
+
+  /**
+   * The actions of each kind that this kind of action never offered outside what the episode had been offered (a
+   * room's places), as this world has them: the page's and the analogue's, of those the episode was offered, and
+   * not the action just taken where it never is offered again. Rewritten from another room's page, the analogue's
+   * led to places this room does not have.
+   */
+  private offersOfThisWorld(
+    kind: string,
+    state: Observation,
+    action: string,
+    actions: string[],
+    episodeOffers: ReadonlySet<string>,
+  ): string[] {
+    const ours = offersByKind(state);
+    const closed = [...ours.keys()].filter((offer) => this.learnt(`${kind}\u0001${offer}`));
+    const taken = this.learnt(`${kind}\u0002`) ? normaliseAction(action) : undefined;
+    if (closed.length === 0 && taken === undefined) return actions;
+    const page = { text: "", actions };
+    const out: string[] = [];
+    const placed = new Set<string>();
+    for (const a of actions) {
+      const offer = actionTemplate(a, page);
+      if (!closed.includes(offer)) out.push(a);
+      else if (!placed.has(offer)) {
+        placed.add(offer);
+        const theirs = actions.filter((b) => actionTemplate(b, page) === offer && episodeOffers.has(b));
+        out.push(...new Set([...ours.get(offer)!, ...theirs]));
+      }
+    }
+    for (const offer of closed) if (!placed.has(offer)) out.push(...ours.get(offer)!);
+    const kept = taken === undefined ? out : out.filter((a) => normaliseAction(a) !== taken);
+    return kept.length === actions.length && kept.every((a, i) => a === actions[i]) ? actions : kept;
   }
 
   toData(): FramesData {

@@ -79,4 +79,24 @@ describe("which actions do what a request asks where its end does not show it", 
     expect(done.met).toBe(undone.met + 1);
     expect(done.score).toBeGreaterThan(undone.score);
   });
+
+  it("learns what a verb used twice does, and marks both uses once the step being judged is the second", () => {
+    const counts = workshop();
+    for (let i = 0; i < 8; i++)
+      counts.add(
+        "place both cogs on the bench.",
+        ["grab cog", "place cog on bench", "grab cog", "place cog on bench"],
+        end("cog", "bench"),
+      );
+    const fulfils = counts.fulfils();
+    expect([...(fulfils.get("place again") ?? [])]).toContain("both");
+    // Placing was never done twice elsewhere; once is nothing in particular.
+    expect(fulfils.has("place")).toBe(false);
+    const request = "place both cogs on the bench.";
+    const step = (action: string) => ({ state: page("At the bench."), action, valid: true });
+    const first = [step("grab cog")];
+    const second = [step("grab cog"), step("place cog on bench"), step("grab cog")];
+    expect(episodeTrace(first, request, fulfils, "place cog on bench")).not.toContain("both");
+    expect(episodeTrace(second, request, fulfils, "place cog on bench")).toMatch(/place cog on bench \(both/);
+  });
 });

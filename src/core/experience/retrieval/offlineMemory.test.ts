@@ -422,4 +422,33 @@ describe("what the memory keeps of whole episodes", () => {
     expect(memory.goesBack("lookup(a)")).toBe(false);
     expect(memory.goesBack("lookup(b)")).toBe(false);
   });
+
+  it("learns which kinds of action end an episode only by succeeding, and which request words no ending shows", async () => {
+    const memory = OfflineMemory.fromTransitions([
+      ...(await offlineMemoryBuffer(household, 80)).transitions(),
+    ]);
+    // A household episode goes on after an object is put in the wrong place.
+    expect(memory.endsOnlyInSuccess("put * in/on *")).toBe(true);
+    const copy = OfflineMemory.fromData(JSON.parse(JSON.stringify(memory.toData())));
+    expect([...copy.unseenWords]).toEqual([...memory.unseenWords]);
+    expect(copy.endsOnlyInSuccess("put * in/on *")).toBe(true);
+    // A made-up workshop whose requests say how to do it ("quickly"), which no ending shows: it is no requirement.
+    const endings = Array.from(
+      { length: 6 },
+      (_, n): Transition => ({
+        id: `w${n}`,
+        domain: "workshop",
+        instruction: "place a gear on the bench quickly.",
+        source: "offline",
+        state: { text: `At the bench ${n}.\n[at: bench ${n} | carrying: gear 1]` },
+        action: `place gear 1 on bench ${n}`,
+        next: { text: `Placed.\n[at: bench ${n} | carrying: nothing]` },
+        reward: 1,
+        done: true,
+        success: true,
+        valid: true,
+      }),
+    );
+    expect([...OfflineMemory.fromTransitions(endings).unseenWords]).toEqual(["quickly"]);
+  });
 });

@@ -5,9 +5,17 @@ import { type Observation, REAL_ENV_SOURCES, type Transition } from "../../types
 import { contentWords, searchTokens } from "../../util/words";
 import { actionTemplate, normaliseAction } from "../admissible";
 import { elementsOf, joinLike } from "../segments";
-import { type AmountBound, compileAmountBound, episodeTrace, type Fulfils, pageChoices } from "./evidence";
+import {
+  type AmountBound,
+  compileAmountBound,
+  episodeTrace,
+  type Fulfils,
+  pageChoices,
+  wordsShown,
+} from "./evidence";
 import { FrameCounts, type FramesData } from "./frames";
 import { FulfilsCounts, type FulfilsData } from "./fulfils";
+import { pageWords, SightingCounts, type SightingsData } from "./sightings";
 
 /**
  * What the experience model learns from the offline demonstrations before it simulates anything: the paper
@@ -121,7 +129,19 @@ export interface OfflineMemoryData {
   fulfils?: FulfilsData;
   /** The parts of pages each kind of action kept as they were (frames.ts). */
   frames?: FramesData;
+  /** Where the real episodes saw their requests' words (sightings.ts). */
+  sightings?: SightingsData;
+  /** Words of requests that successful real endings did not show (OfflineMemory.unseenWords). */
+  unseen?: string[];
+  /** Real episodes' endings by the kind of action that ended them. */
+  endings?: [kind: string, counts: { ended: number; failed: number }][];
 }
+
+/** Endings of a kind of action needed before the memory says whether it ends episodes only by succeeding. */
+const MIN_ENDINGS = 20;
+const FAILED_SHARE = 0.01;
+/** Successful endings whose request has a word before the memory says whether endings show it. */
+const MIN_WORD_ENDINGS = 5;
 
 /** Repeats needed before the memory says whether a page tells all of the state; fewer: it is taken to. */
 const MIN_REPEATS = 20;
@@ -165,11 +185,18 @@ export class OfflineMemory {
   /** Each real valid step's episode (the steps before it are its first `index`), for its trace. */
   private readonly stepAt = new Map<
     string,
-    { steps: readonly Transition[]; index: number; instruction: string }
+    { steps: readonly Transition[]; index: number; instruction: string; action: string }
   >();
   private readonly traceMemo = new Map<string, string>();
   private counts = new FulfilsCounts();
   private frames = new FrameCounts();
+  private sightings = new SightingCounts();
+  /** The real steps that ended their episodes successfully. */
+  private readonly successes: Transition[] = [];
+  /** Words of requests their successful ends did not show (unseenWords), once computed. */
+  private unseen: ReadonlySet<string> | undefined;
+  /** Real episodes' endings by the kind of action that ended them, and how many of them failed. */
+  private readonly endings = new Map<string, { ended: number; failed: number }>();
   /** What the domain declares beside its environment (core/envs `DomainDeclarations`), compiled. */
   readonly amountBound: AmountBound | undefined;
 
@@ -193,6 +220,7 @@ export class OfflineMemory {
    */
   learn(transitions: Iterable<Transition>): void {
     this.traceMemo.clear();
+    const successes = this.successes.length;
     const realSources: readonly string[] = REAL_ENV_SOURCES;
     let previous: Transition | undefined;
     // The pages of the current episode before this step's state, each with the action that first led to it (none
@@ -202,6 +230,10 @@ export class OfflineMemory {
     let arrivedBy: string | undefined;
     // The episode's steps before this one.
     let steps: Transition[] = [];
+    // The words of the episode's pages up to this step's state.
+    let seen = new Set<string>();
+    // The actions the episode's pages offered up to this step's state.
+    let offers = new Set<string>();
     for (const t of transitions) {
       // Within an episode each state is the previous step's next state (and an ended episode is followed by another).
       if (previous && !previous.done && previous.next.text === t.state.text) {
@@ -212,11 +244,16 @@ export class OfflineMemory {
         earlier = new Map();
         arrivedBy = undefined;
         steps = [];
+        seen = new Set();
+        offers = new Set();
       }
+      pageWords([t.state], seen);
+      for (const a of t.state.actions ?? []) offers.add(a);
       previous = t;
       if (!realSources.includes(t.source) || !t.valid) continue;
       // The steps before this one, for the evidence of its outcome (traceBefore).
-      this.stepAt.set(t.id, { steps, index: steps.length, instruction: t.instruction });
+      this.stepAt.set(t.id, { steps, index: steps.length, instruction: t.instruction, action: t.action });
+      if (t.done && t.success) this.successes.push(t);
       if (t.done && t.success)
         this.counts.add(t.instruction, [...steps.filter((s) => s.valid).map((s) => s.action), t.action], t);
       if (t.done && t.reward > 0 && t.reward < 1) {
@@ -225,8 +262,10 @@ export class OfflineMemory {
         if (n !== undefined) this.grades.set(n, (this.grades.get(n) ?? 0) + 1);
       }
       this.addPrototype(t);
+      this.countEnding(t);
       this.countRepeat(t);
-      this.frames.learn(t.state, t.action, t.next);
+      this.frames.learn(t.state, t.action, t.next, offers);
+      this.sightings.learn(t, seen);
       for (const page of [t.state, t.next])
         for (const g of pageChoices(page)) this.addChoices(g.name, g.options);
       // Going back is reaching an earlier page by another action than the one that led there: the same lookup
@@ -246,6 +285,8 @@ export class OfflineMemory {
         if (!this.pages.has(key)) this.pages.set(key, { next: t.next, instruction: t.instruction });
       }
     }
+    // New successful endings say anew which words endings show (a memory made from data keeps what it was given).
+    if (this.successes.length > successes) this.unseen = undefined;
   }
 
   static fromData(data: OfflineMemoryData): OfflineMemory {
@@ -261,6 +302,9 @@ export class OfflineMemory {
     for (const [id, trace] of data.traces ?? []) memory.traces.set(id, trace);
     if (data.fulfils) memory.counts = FulfilsCounts.fromData(data.fulfils);
     if (data.frames) memory.frames = FrameCounts.fromData(data.frames);
+    if (data.sightings) memory.sightings = SightingCounts.fromData(data.sightings);
+    for (const [kind, c] of data.endings ?? []) memory.endings.set(kind, { ...c });
+    if (data.unseen) memory.unseen = new Set(data.unseen);
     for (const [group, values] of data.choices) memory.addChoices(group, values);
     return memory;
   }
@@ -282,6 +326,9 @@ export class OfflineMemory {
       ],
       fulfils: this.counts.toData(),
       frames: this.frames.toData(),
+      sightings: this.sightings.toData(),
+      endings: [...this.endings],
+      unseen: [...this.unseenWords],
     };
   }
 
@@ -297,6 +344,53 @@ export class OfflineMemory {
       ...[...this.grades].filter(([, episodes]) => episodes >= MIN_GRADED).map(([n]) => n),
     );
     return finest > 0 ? 1 / finest : undefined;
+  }
+
+  private countEnding(t: Transition) {
+    if (!t.done) return;
+    const kind = actionTemplate(t.action, t.state);
+    const c = this.endings.get(kind) ?? { ended: 0, failed: 0 };
+    c.ended++;
+    if (!t.success) c.failed++;
+    this.endings.set(kind, c);
+  }
+
+  /**
+   * Whether this kind of action ended real episodes only by succeeding (a household episode goes on after an
+   * object is put in the wrong place; only meeting the request ends it): at least MIN_ENDINGS endings, at most
+   * FAILED_SHARE of them failures.
+   */
+  endsOnlyInSuccess(kind: string): boolean {
+    const c = this.endings.get(kind);
+    return c !== undefined && c.ended >= MIN_ENDINGS && c.failed / c.ended <= FAILED_SHARE;
+  }
+
+  /**
+   * Words of requests that the real episodes' successful ends did not show, as the evidence of an outcome reads
+   * them (evidence.ts wordsShown, with each episode's trace where pages do not tell all): in fewer than half of at
+   * least MIN_WORD_ENDINGS of them. "two" in "put two books on the dresser" is never shown by the put that ends
+   * it; counted as a requirement, a successful ending showed as much of its request as a put that skipped
+   * cooling "a cool bread", and both were paid alike.
+   */
+  get unseenWords(): ReadonlySet<string> {
+    if (this.unseen) return this.unseen;
+    const tally = new Map<string, { endings: number; shown: number }>();
+    for (const t of this.successes) {
+      const trace = this.pagesTellAll ? undefined : (this.traceBefore(t.id) ?? "");
+      const { words, shown } = wordsShown(t.instruction, t.state, t.action, trace);
+      for (const w of new Set(words)) {
+        const c = tally.get(w) ?? { endings: 0, shown: 0 };
+        c.endings++;
+        if (shown.has(w)) c.shown++;
+        tally.set(w, c);
+      }
+    }
+    this.unseen = new Set(
+      [...tally]
+        .filter(([, c]) => c.endings >= MIN_WORD_ENDINGS && c.shown / c.endings < 0.5)
+        .map(([w]) => w),
+    );
+    return this.unseen;
   }
 
   private countRepeat(t: Transition) {
@@ -341,15 +435,40 @@ export class OfflineMemory {
     if (!at) return this.traces.get(id);
     let trace = this.traceMemo.get(id);
     if (trace === undefined) {
-      trace = episodeTrace(at.steps.slice(0, at.index), at.instruction, this.fulfils);
+      trace = episodeTrace(at.steps.slice(0, at.index), at.instruction, this.fulfils, at.action);
       this.traceMemo.set(id, trace);
     }
     return trace;
   }
 
-  /** A predicted next state with the parts of the page this kind of action never changed kept (frames.ts). */
-  keepFrame(state: Observation, action: string, next: Observation): Observation {
-    return this.frames.keep(state, action, next);
+  /**
+   * A predicted next state with the parts of the page this kind of action never changed kept, and the actions it
+   * offers of this world (frames.ts); `earlier`: the episode's pages before `state`.
+   */
+  keepFrame(
+    state: Observation,
+    action: string,
+    next: Observation,
+    earlier: readonly Observation[] = [],
+  ): Observation {
+    const offers = new Set([...earlier, state].flatMap((page) => page.actions ?? []));
+    return this.frames.keep(state, action, next, offers);
+  }
+
+  /**
+   * The next state of this task's world where it holds (or lacks) a word of the request at the place the action
+   * looks and the predicted page says otherwise (sightings.ts); only where each task has its own world behind the
+   * same pages (pagesTellAll false). `seen`: the words of the episode's pages so far (sightings.ts pageWords).
+   */
+  sight(
+    task: { id: string; instruction: string },
+    state: Observation,
+    action: string,
+    predicted: Observation,
+    seen: ReadonlySet<string>,
+  ): ReturnType<SightingCounts["sight"]> {
+    if (this.pagesTellAll) return undefined;
+    return this.sightings.sight(task.id, task.instruction, state, action, predicted, seen);
   }
 
   /** What each action verb does of a request's words where an episode's end does not show it (fulfils.ts). */

@@ -15,6 +15,7 @@ import { type Analogy, analogy, applySubstitutions } from "./analogy";
 import { episodeTrace, type GoalEvidence, goalEvidence, type OptionVocabulary } from "./evidence";
 import { type OfflineMemory, parseListing, renderListing } from "./offlineMemory";
 import { choiceEdit, editsInPlace, transferEdit } from "./pageEdit";
+import { pageWords, requestWords } from "./sightings";
 
 export const RETRIEVAL_EXPERIENCE_MODEL = "retrieval-exp-v1";
 
@@ -105,7 +106,12 @@ const PREDICTIONS_MEMO = 20_000;
  * trace differs; keyed by the whole history, they did not, and the same prediction was made again. The JSON array ends where its brackets close, so the string
  * still names one input.
  */
-function predictionKey(input: ExperienceInput, goesBack: boolean, trace: string | undefined): string {
+function predictionKey(
+  input: ExperienceInput,
+  goesBack: boolean,
+  trace: string | undefined,
+  seen: readonly string[] | undefined,
+): string {
   const history = goesBack
     ? input.history.map(stepId)
     : revisitsOf(input).map(({ step, stepsAgo }) => `${stepsAgo}\u0000${stepId(step)}`);
@@ -117,7 +123,13 @@ function predictionKey(input: ExperienceInput, goesBack: boolean, trace: string 
     goesBack ? null : (queryOf(input) ?? null),
     history,
     trace ?? null,
+    seen ?? null,
   ]);
+}
+
+/** The words of the pages this episode has seen, up to the current one (sightings.ts). */
+function episodeWords(input: ExperienceInput): Set<string> {
+  return pageWords([...(input.episode ?? input.history).map((s) => s.state), input.state]);
 }
 
 /**
@@ -330,6 +342,7 @@ export class RetrievalExperienceModel implements ExperienceModel {
       this.vocabulary,
       this.memory?.amountBound,
       this.memory?.pagesTellAll === false ? this.memory.traceBefore(demo.id) : undefined,
+      this.memory?.pagesTellAll === false ? this.memory.unseenWords : undefined,
     );
     this.evidence.set(demo.id, { of: demo, evidence });
     return evidence;
@@ -512,13 +525,39 @@ export class RetrievalExperienceModel implements ExperienceModel {
     };
   }
 
+  /**
+   * A page rewritten from an analogue, made this task's world's: whether the place looked at holds what the request
+   * asks for (sightings.ts), and what the action never changes kept as this page has it, with the actions this
+   * world offers (frames.ts). A page seen (remembered, exact, or this episode's own) is left as it was.
+   */
+  private ofThisWorld(
+    input: ExperienceInput,
+    analogous: Observation,
+    rewritten: boolean,
+  ): { next: Observation; sighting?: { word: string; held: boolean; rate: number } } {
+    if (!rewritten || !this.memory) return { next: analogous };
+    const sighting = this.memory.sight(input.task, input.state, input.action, analogous, episodeWords(input));
+    const earlier = (input.episode ?? input.history).map((s) => s.state);
+    const next = this.memory.keepFrame(input.state, input.action, sighting?.next ?? analogous, earlier);
+    return sighting ? { next, sighting } : { next };
+  }
+
   async predict(input: ExperienceInput): Promise<ExperiencePrediction> {
     const started = performance.now();
     const key = predictionKey(
       input,
       this.memory?.goesBack(input.action) === true,
       this.memory?.pagesTellAll === false
-        ? episodeTrace(input.episode ?? input.history, input.task.instruction, this.memory.fulfils)
+        ? episodeTrace(
+            input.episode ?? input.history,
+            input.task.instruction,
+            this.memory.fulfils,
+            input.action,
+          )
+        : undefined,
+      // Which of the request's words the episode has seen decides where its world holds more of them.
+      this.memory?.pagesTellAll === false
+        ? requestWords(input.task.instruction).filter((w) => episodeWords(input).has(w))
         : undefined,
     );
     let prediction = this.predictions.get(key);
@@ -554,10 +593,12 @@ export class RetrievalExperienceModel implements ExperienceModel {
     // Without retrieval (k = 0) the model still knows what it learnt from the offline data: a few examples of each
     // kind of action and outcome (OfflineMemory.prototypes), the same whatever the step, where retrieval brings the
     // demonstrations most like it.
+    // And where retrieval brought none of this kind of action, those examples join what it brought: an action's
+    // outcome read off another kind's ended "open shelf 2" with a put's success.
     const retrieved =
-      input.demonstrations.length > 0 || !this.memory
+      !this.memory || input.demonstrations.some((d) => actionTemplate(d.action, d.state) === template)
         ? input.demonstrations
-        : [...this.memory.prototypes(template)];
+        : [...input.demonstrations, ...this.memory.prototypes(template)];
     // The agent's own earlier steps with the same action are evidence too (history is what makes that possible).
     const revisits = revisitsOf(input).map(({ step, stepsAgo }) => ({
       demo: {
@@ -643,9 +684,7 @@ export class RetrievalExperienceModel implements ExperienceModel {
 
     // A page rewritten from an analogue keeps what this action never changes as this page has it.
     const rewritten = recall?.known !== true && !chosen.exact && chosen.historyStep === undefined;
-    const predicted = recall?.next ?? chosen.next;
-    const next =
-      rewritten && this.memory ? this.memory.keepFrame(input.state, input.action, predicted) : predicted;
+    const { next, sighting } = this.ofThisWorld(input, recall?.next ?? chosen.next, rewritten);
     const lines = [
       `The action "${input.action}" ${admissible ? "is among the admissible actions" : "was not checked against a list of admissible actions"}.`,
       chosen.historyStep !== undefined
@@ -654,6 +693,7 @@ export class RetrievalExperienceModel implements ExperienceModel {
           ? `Demonstration ${chosen.index + 1} (similarity ${chosen.demo.score.toFixed(2)}, ${chosen.demo.source}) took this very action in this very state, and the environment is deterministic, so its next state carries over unchanged.`
           : `Demonstration ${chosen.index + 1} (similarity ${chosen.demo.score.toFixed(2)}, ${chosen.demo.source}) ${chosen.sameTemplate ? "took the same kind of action" : "is the closest evidence, though its action differs"} ("${chosen.demo.action}") in a similar state.${describeMapping(chosen.analogy)}`,
       recall?.explanation ?? "",
+      sighting ? describeSighting(sighting) : "",
       `So the next state is ${quote(next.text)}.`,
       best.considered > 1
         ? `${best.agreeing} of the ${best.considered} best analogues agree on this outcome.`
@@ -670,6 +710,10 @@ export class RetrievalExperienceModel implements ExperienceModel {
       confidence,
     });
   }
+}
+
+function describeSighting(sighting: { word: string; held: boolean; rate: number }): string {
+  return `Whether this place holds "${sighting.word}" belongs to this task's world, not the analogue's: in the offline episodes this kind of action showed a request's "${sighting.word}" at such a place in ${Math.round(sighting.rate * 100)}% of the steps, and this task's world ${sighting.held ? "holds one here, so the page is a real page of such a place that showed its own request's object, made this request's" : "holds none here, so the page is a real page of such a place that showed nothing its request asked for"}.`;
 }
 
 function invalid(
@@ -787,8 +831,9 @@ function estimateOutcome(
     vocabulary,
     memory?.amountBound,
     memory?.pagesTellAll === false
-      ? episodeTrace(input.episode ?? input.history, input.task.instruction, memory.fulfils)
+      ? episodeTrace(input.episode ?? input.history, input.task.instruction, memory.fulfils, input.action)
       : undefined,
+    memory?.pagesTellAll === false ? memory.unseenWords : undefined,
   );
   const evidence = here.score;
   // Where a page does not tell all of the state, whether an action of this kind ends the episode can depend on
@@ -803,7 +848,7 @@ function estimateOutcome(
   const doneWeight = (c: Candidate) => (byEvidence ? weight(c) * near(c) : weight(c));
   const totalWeight = pool.reduce((s, c) => s + doneWeight(c), 0);
   const doneShare = pool.reduce((s, c) => s + doneWeight(c) * (c.demo.done ? 1 : 0), 0) / totalWeight;
-  const done = doneShare >= 0.5;
+  let done = doneShare >= 0.5;
   const ending = pool.filter((c) => c.demo.done === done);
   // The share of an outcome reward that each requirement broken here and not in a demonstration costs: a
   // demonstration that met them all says nothing of what one missed is worth, so it is learnt from the real
@@ -866,6 +911,14 @@ function estimateOutcome(
     explanation = done
       ? `${Math.round(doneShare * 100)}% of the similar demonstrations of this action ended the episode. The current situation shows ${here.met} of the instruction's ${here.requirements} requirements met${here.broken.length > 0 ? ` and ${here.broken.length} broken (${here.broken.join("; ")})` : ""}, ${Math.round(evidence * 100)}% net; demonstrations like it were rewarded about ${reward}, so the predicted reward is ${reward}${successShare >= 0.5 ? `, and most of them succeeded (${Math.round(successShare * 100)}% of the weight), so this most likely succeeds` : ""}.`
       : `Most similar demonstrations of this action did not end the episode${reward > 0 ? `; they were rewarded about ${reward}` : ", and gave no reward"}.`;
+  }
+  // An ending that would fail, of a kind of action that never ended a real episode but by succeeding, is no
+  // ending: the real episode goes on (the object put in the wrong place stays there).
+  const endsOnlyInSuccess = memory?.endsOnlyInSuccess(actionTemplate(input.action, input.state)) === true;
+  if (done && endsOnlyInSuccess && successShare < 0.5 && reward < 0.999) {
+    done = false;
+    explanation +=
+      " But this kind of action ended real episodes only by succeeding, and this would not succeed, so the episode goes on.";
   }
   // Outcome rewards: only the step that ends the episode is rewarded.
   if (!done) reward = 0;
