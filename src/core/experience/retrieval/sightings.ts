@@ -18,7 +18,7 @@ import { applySubstitutions, type Substitution } from "./analogy";
  * that rate: the same room for every rollout of a group, as the real environment gives them.
  */
 
-/** Pseudo-counts of the rate one level up (place, then kind) given to a rate below it: a place met twice says little. */
+/** Pseudo-counts of the broader rate (any word at the place, the word at any place) given to a narrower one. */
 const PRIOR_WEIGHT = 4;
 /** Examples of pages kept per kind and class of place, with a sighting and without one. */
 const EXAMPLES = 6;
