@@ -96,8 +96,9 @@ export class FrameCounts {
     if (next.actions) {
       // Whether each kind of action the next page offers was all offered before in the episode (the same room), and
       // whether the action just taken is offered again.
+      const before = offersByKind(state);
       for (const [offer, after] of offersByKind(next)) {
-        if (!offersByKind(state).has(offer)) continue;
+        if (!before.has(offer)) continue;
         this.count(
           `${kind}\u0001${offer}`,
           after.every((a) => episodeOffers.has(a)),

@@ -534,15 +534,24 @@ export class RetrievalExperienceModel implements ExperienceModel {
     input: ExperienceInput,
     analogous: Observation,
     rewritten: boolean,
+    seen: ReadonlySet<string> | undefined,
   ): { next: Observation; sighting?: { word: string; held: boolean; rate: number } } {
     if (!rewritten || !this.memory) return { next: analogous };
-    const sighting = this.memory.sight(input.task, input.state, input.action, analogous, episodeWords(input));
+    const sighting = this.memory.sight(
+      input.task,
+      input.state,
+      input.action,
+      analogous,
+      seen ?? episodeWords(input),
+    );
     const earlier = (input.episode ?? input.history).map((s) => s.state);
     const next = this.memory.keepFrame(input.state, input.action, sighting?.next ?? analogous, earlier);
     return sighting ? { next, sighting } : { next };
   }
 
   async predict(input: ExperienceInput): Promise<ExperiencePrediction> {
+    // The words of the pages the episode has seen, read by the key and by sightings: made once per prediction.
+    const seen = this.memory?.pagesTellAll === false ? episodeWords(input) : undefined;
     const started = performance.now();
     const key = predictionKey(
       input,
@@ -556,19 +565,20 @@ export class RetrievalExperienceModel implements ExperienceModel {
           )
         : undefined,
       // Which of the request's words the episode has seen decides where its world holds more of them.
-      this.memory?.pagesTellAll === false
-        ? requestWords(input.task.instruction).filter((w) => episodeWords(input).has(w))
-        : undefined,
+      seen && requestWords(input.task.instruction).filter((w) => seen.has(w)),
     );
     let prediction = this.predictions.get(key);
     if (!prediction) {
-      prediction = await this.answer(input);
+      prediction = await this.answer(input, seen);
       this.predictions.set(key, prediction);
     }
     return { ...prediction, latencyMs: performance.now() - started };
   }
 
-  private async answer(input: ExperienceInput): Promise<ExperiencePrediction> {
+  private async answer(
+    input: ExperienceInput,
+    seen: ReadonlySet<string> | undefined,
+  ): Promise<ExperiencePrediction> {
     const started = performance.now();
     const finish = (p: Omit<ExperiencePrediction, "model" | "latencyMs">): ExperiencePrediction => ({
       ...p,
@@ -684,7 +694,7 @@ export class RetrievalExperienceModel implements ExperienceModel {
 
     // A page rewritten from an analogue keeps what this action never changes as this page has it.
     const rewritten = recall?.known !== true && !chosen.exact && chosen.historyStep === undefined;
-    const { next, sighting } = this.ofThisWorld(input, recall?.next ?? chosen.next, rewritten);
+    const { next, sighting } = this.ofThisWorld(input, recall?.next ?? chosen.next, rewritten, seen);
     const lines = [
       `The action "${input.action}" ${admissible ? "is among the admissible actions" : "was not checked against a list of admissible actions"}.`,
       chosen.historyStep !== undefined

@@ -56,7 +56,19 @@ export function pageWords(pages: Iterable<Observation>, into = new Set<string>()
 
 /** How often a text names the word whole ("apple" in "apple 2", not in "pineapple"). */
 function timesNamed(text: string, word: string): number {
-  return text.toLowerCase().match(new RegExp(`(?<![a-z])${literalPattern(word)}(?![a-z])`, "g"))?.length ?? 0;
+  return text.toLowerCase().match(wholeWord(word))?.length ?? 0;
+}
+
+/** A word's pattern, made once: every prediction reads each request word on two pages. */
+const patterns = new Map<string, RegExp>();
+function wholeWord(word: string): RegExp {
+  let pattern = patterns.get(word);
+  if (!pattern) {
+    if (patterns.size >= 4_096) patterns.clear();
+    pattern = new RegExp(`(?<![a-z])${literalPattern(word)}(?![a-z])`, "g");
+    patterns.set(word, pattern);
+  }
+  return pattern;
 }
 
 /** Whether the page after shows the word more often than the page before. */
