@@ -15,6 +15,21 @@ describe("analogy", () => {
     expect(out.replaced).toBe(2);
   });
 
+  it("keeps a place both actions name as it is, however the lists around it shifted", () => {
+    // A made-up workshop: the demonstration's hall had one bench, this one has three.
+    const a = analogy(
+      { state: "In the hall you see a bench 1, a lathe 2, a lathe 1.", action: "walk to bench 1" },
+      {
+        state: "In the hall you see a bench 3, a bench 2, a bench 1, a lathe 1.",
+        action: "walk to bench 1",
+      },
+      undefined,
+      true,
+    );
+    const out = applySubstitutions("You reach bench 1. On the bench 1 lies a file 2.", a.substitutions);
+    expect(out.text).toBe("You reach bench 1. On the bench 1 lies a file 2.");
+  });
+
   it("keeps the word before a lone number, so other numbered things are left alone", () => {
     const a = analogy(
       { state: "At drawer 6.", action: "open drawer 6" },

@@ -243,6 +243,8 @@ export function analogy(
   demo: { state: string; action: string },
   current: { state: string; action: string },
   goal?: { demo: string; current: string },
+  /** Keep the places both actions name as they are (sameArguments): where each task has its own world. */
+  sharedArguments = false,
 ): Analogy {
   const demoAction = words(demo.action);
   const curAction = words(current.action);
@@ -259,16 +261,39 @@ export function analogy(
   return {
     overlap,
     get substitutions() {
-      substitutions ??= oneTargetPerSource(action.substitutions, [
-        ...referentSubstitutions(demo, current),
-        ...(goal && sameBearing({ ...demo, goal: goal.demo }, { ...current, goal: goal.current })
-          ? goalSubstitutions(goal)
-          : []),
-        ...alignOnce(demoState, curState, 1).substitutions,
-      ]);
+      substitutions ??= oneTargetPerSource(
+        [...action.substitutions, ...(sharedArguments ? sameArguments(demo, current) : [])],
+        [
+          ...referentSubstitutions(demo, current),
+          ...(goal && sameBearing({ ...demo, goal: goal.demo }, { ...current, goal: goal.current })
+            ? goalSubstitutions(goal)
+            : []),
+          ...alignOnce(demoState, curState, 1).substitutions,
+        ],
+      );
       return substitutions;
     },
   };
+}
+
+/**
+ * The arguments both actions share, each mapped to itself above anything else: the place both walk to is the
+ * same place on both pages, whatever the rooms' lists around it shifted ("countertop 1" became "countertop 3 a
+ * countertop 2" where this room lists two more countertops than the demonstration's).
+ */
+function sameArguments(
+  demo: { state: string; action: string },
+  current: { state: string; action: string },
+): Substitution[] {
+  const ours = actionParts(current.action).args.map((a) => a.toLowerCase());
+  return actionParts(demo.action).args.flatMap((arg, i) => {
+    const lower = arg.toLowerCase();
+    if (lower !== ours[i]) return [];
+    const phrase = tokenize(lower).flatMap((t) => (t.word !== undefined ? [t.word] : []));
+    // Phrases only: a lone word or number ("417") is left to the alignments, which rewrite it consistently with
+    // the records around it.
+    return phrase.length > 1 ? [{ from: phrase, to: phrase, weight: Number.MAX_SAFE_INTEGER }] : [];
+  });
 }
 
 /** One target per source phrase: the action's alignment wins, then the instructions', then the longer phrase. */

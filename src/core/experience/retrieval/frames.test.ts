@@ -84,4 +84,30 @@ describe("what an action leaves as it was", () => {
     expect(kept.actions).not.toContain("walk rack 1");
     expect(kept.actions).toEqual(expect.arrayContaining(["walk bench 1", "walk door 1"]));
   });
+  it("offers nothing real pages never offered: no kind they never had, no class where theirs were a closed set", () => {
+    const frames = new FrameCounts();
+    const offers = (i: number) => [`walk rack ${i}`, `walk bench ${i}`, `open drawer ${i}`, `grab bolt ${i}`];
+    for (let i = 1; i <= 60; i++)
+      frames.learn(
+        page("You stand.", `bench ${i}`, "nothing", offers(i)),
+        `walk rack ${i}`,
+        page("You walk.", `rack ${i}`, "nothing", offers(i + 1)),
+        new Set(),
+      );
+    const predicted = page("You walk.", "rack 7", "nothing", [
+      "walk bench 2",
+      "open drawer 3",
+      "open bolt 1",
+      "arrive at rack 7 you walk",
+      "grab bolt 4",
+    ]);
+    const here = page("You stand.", "bench 6", "nothing", offers(6));
+    // Only where the model rewrites pages into this task's world.
+    expect(frames.keep(here, "walk rack 7", predicted, new Set(), true).actions).toEqual([
+      "walk bench 2",
+      "open drawer 3",
+      "grab bolt 4",
+    ]);
+    expect(frames.keep(here, "walk rack 7", predicted, new Set()).actions).toHaveLength(5);
+  });
 });

@@ -1,6 +1,6 @@
 import type { Observation } from "../../types";
 import { literalPattern } from "../../util/regex";
-import { actionTemplate, normaliseAction } from "../admissible";
+import { actionParts, actionTemplate, normaliseAction } from "../admissible";
 import { segmentsOf } from "../segments";
 
 /**
@@ -84,8 +84,25 @@ function offersByKind(page: Observation): Map<string, string[]> {
 
 export type FramesData = [key: string, counts: { times: number; kept: number }][];
 
+/** Real pages' offers, all kinds together, before a kind no real page offered is taken for no action. */
+const MIN_OFFERS = 200;
+/** Offers of a class of argument fewer than this are rare; a position where rare ones are at most RARE_SHARE is closed. */
+const RARE_TIMES = 5;
+const RARE_SHARE = 0.01;
+/** Counts of the real pages' offers (`times`), kept in the same table: by kind, and by kind, position and class. */
+const OFFER = "\u0003";
+
+/** The classes of an action's arguments: without their numbers ("countertop" of "countertop 3"). */
+function argumentClasses(action: string, page: Observation): string[] {
+  return actionParts(action, page).args.map((a) =>
+    a.toLowerCase().replace(/\d+/g, "").replace(/\s+/g, " ").trim(),
+  );
+}
+
 export class FrameCounts {
   private readonly counts = new Map<string, { times: number; kept: number }>();
+  /** closedPosition, once decided (cleared by learning). */
+  private readonly closed = new Map<string, boolean>();
 
   /**
    * One real transition; `episodeOffers`: every action the pages of its episode offered up to its state (the actions a
@@ -93,6 +110,15 @@ export class FrameCounts {
    */
   learn(state: Observation, action: string, next: Observation, episodeOffers: ReadonlySet<string>): void {
     const kind = actionTemplate(action, state);
+    for (const a of next.actions ?? []) {
+      const offer = actionTemplate(a, next);
+      this.count(OFFER, false);
+      this.count(`${OFFER}${offer}`, false);
+      argumentClasses(a, next).forEach((cls, i) => {
+        this.count(`${OFFER}${offer}\u0000${i}`, false);
+        this.count(`${OFFER}${offer}\u0000${i}\u0000${cls}`, false);
+      });
+    }
     if (next.actions) {
       // Whether each kind of action the next page offers was all offered before in the episode (the same room), and
       // whether the action just taken is offered again.
@@ -115,10 +141,42 @@ export class FrameCounts {
   }
 
   private count(key: string, kept: boolean): void {
+    if (this.closed.size > 0) this.closed.clear();
     const c = this.counts.get(key) ?? { times: 0, kept: 0 };
     c.times++;
     if (kept) c.kept++;
     this.counts.set(key, c);
+  }
+
+  /**
+   * Whether real pages could have offered this action: its kind was offered (where real pages offered enough to
+   * say), and at each position of its arguments whose classes real pages drew from a closed set (a room's
+   * furniture: fewer than RARE_SHARE of them rare), its class was among them. Rewritten from analogues, a page
+   * offered "open spatula 1" and "arrive at countertop 2", which no real page ever did.
+   */
+  private mayOffer(action: string, page: Observation): boolean {
+    if ((this.counts.get(OFFER)?.times ?? 0) < MIN_OFFERS) return true;
+    const offer = actionTemplate(action, page);
+    if ((this.counts.get(`${OFFER}${offer}`)?.times ?? 0) === 0) return false;
+    return argumentClasses(action, page).every((cls, i) => {
+      if ((this.counts.get(`${OFFER}${offer}\u0000${i}\u0000${cls}`)?.times ?? 0) > 0) return true;
+      return !this.closedPosition(offer, i);
+    });
+  }
+
+  /** Whether the classes real pages offered at this position of this kind of action are a closed set. */
+  private closedPosition(offer: string, position: number): boolean {
+    const key = `${offer}\u0000${position}`;
+    let closed = this.closed.get(key);
+    if (closed === undefined) {
+      const total = this.counts.get(`${OFFER}${key}`)?.times ?? 0;
+      let rare = 0;
+      const prefix = `${OFFER}${key}\u0000`;
+      for (const [k, c] of this.counts) if (k.startsWith(prefix) && c.times < RARE_TIMES) rare += c.times;
+      closed = total >= MIN_TIMES && rare / total <= RARE_SHARE;
+      this.closed.set(key, closed);
+    }
+    return closed;
   }
 
   private learnt(key: string): boolean {
@@ -136,6 +194,8 @@ export class FrameCounts {
     action: string,
     next: Observation,
     episodeOffers: ReadonlySet<string> = new Set(state.actions),
+    /** Offer only what real pages could have (mayOffer): where pages are rewritten into this task's world. */
+    onlyOffered = false,
   ): Observation {
     const kind = actionTemplate(action, state);
     const after = parts(next.text);
@@ -151,6 +211,10 @@ export class FrameCounts {
     }
     if (actions && state.actions)
       actions = this.offersOfThisWorld(kind, state, action, actions, episodeOffers);
+    if (actions && onlyOffered) {
+      const possible = actions.filter((a) => this.mayOffer(a, next));
+      if (possible.length < actions.length) actions = possible;
+    }
     if (text === next.text && actions === next.actions) return next;
     return { ...next, text, ...(actions ? { actions } : {}) };
   }

@@ -451,4 +451,37 @@ describe("what the memory keeps of whole episodes", () => {
     );
     expect([...OfflineMemory.fromTransitions(endings).unseenWords]).toEqual(["quickly"]);
   });
+  it("reads a step limit off failures that all stop at one length, and does not take such a stop for an ending", () => {
+    // A made-up workshop: a fitter tries gears until one fits; an episode ends when one fits, or after 4 tries.
+    const episode = (e: number, tries: number, fits: boolean): Transition[] =>
+      Array.from({ length: tries }, (_, i) => {
+        const last = i === tries - 1;
+        return {
+          id: `w${e}-${i}`,
+          domain: "workshop",
+          instruction: "fit a gear to the axle.",
+          source: "offline",
+          state: { text: `Try ${e}.${i}: the axle turns freely.` },
+          action: `try gear ${i + 1}`,
+          next: { text: last && fits ? "The gear fits." : `Try ${e}.${i + 1}: the axle turns freely.` },
+          reward: last && fits ? 1 : 0,
+          done: last,
+          success: last && fits,
+          valid: true,
+        };
+      });
+    const timed = OfflineMemory.fromTransitions(
+      Array.from({ length: 40 }, (_, e) => episode(e, e % 2 === 0 ? 4 : 1 + (e % 3), e % 2 === 1)).flat(),
+    );
+    expect(timed.timeLimit).toBe(4);
+    expect(timed.endedByTime("w0-3")).toBe(true);
+    expect(timed.endedByTime("w1-1")).toBe(false);
+    expect(OfflineMemory.fromData(JSON.parse(JSON.stringify(timed.toData()))).endedByTime("w0-3")).toBe(true);
+    // Failures at any length (a wrong gear breaks the axle): the episodes ended there.
+    const broken = OfflineMemory.fromTransitions(
+      Array.from({ length: 40 }, (_, e) => episode(e, 1 + (e % 4), false)).flat(),
+    );
+    expect(broken.timeLimit).toBe(undefined);
+    expect(broken.endedByTime("w3-3")).toBe(false);
+  });
 });

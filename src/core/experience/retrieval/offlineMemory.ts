@@ -15,7 +15,7 @@ import {
 } from "./evidence";
 import { FrameCounts, type FramesData } from "./frames";
 import { FulfilsCounts, type FulfilsData } from "./fulfils";
-import { pageWords, SightingCounts, type SightingsData } from "./sightings";
+import { SightingCounts, type SightingsData } from "./sightings";
 
 /**
  * What the experience model learns from the offline demonstrations before it simulates anything: the paper
@@ -135,11 +135,16 @@ export interface OfflineMemoryData {
   unseen?: string[];
   /** Real episodes' endings by the kind of action that ended them. */
   endings?: [kind: string, counts: { ended: number; failed: number }][];
+  /** The real steps that ended their episodes without success, by id, with their episode's length. */
+  failedEndings?: [id: string, length: number][];
 }
 
 /** Endings of a kind of action needed before the memory says whether it ends episodes only by succeeding. */
 const MIN_ENDINGS = 20;
 const FAILED_SHARE = 0.01;
+/** Failed endings needed, and the share of them at one length, to read that length as the episodes' step limit. */
+const MIN_TIME_OUTS = 20;
+const TIME_OUT_SHARE = 0.9;
 /** Successful endings whose request has a word before the memory says whether endings show it. */
 const MIN_WORD_ENDINGS = 5;
 
@@ -197,6 +202,9 @@ export class OfflineMemory {
   private unseen: ReadonlySet<string> | undefined;
   /** Real episodes' endings by the kind of action that ended them, and how many of them failed. */
   private readonly endings = new Map<string, { ended: number; failed: number }>();
+  /** Real steps that ended their episodes without success, with their episode's length (timeLimit). */
+  private readonly failedEndings = new Map<string, number>();
+  private limit: { length: number | undefined } | undefined;
   /** What the domain declares beside its environment (core/envs `DomainDeclarations`), compiled. */
   readonly amountBound: AmountBound | undefined;
 
@@ -230,8 +238,6 @@ export class OfflineMemory {
     let arrivedBy: string | undefined;
     // The episode's steps before this one.
     let steps: Transition[] = [];
-    // The words of the episode's pages up to this step's state.
-    let seen = new Set<string>();
     // The actions the episode's pages offered up to this step's state.
     let offers = new Set<string>();
     for (const t of transitions) {
@@ -241,19 +247,19 @@ export class OfflineMemory {
         arrivedBy = normaliseAction(previous.action);
         steps.push(previous);
       } else {
+        this.sightings.endEpisode();
         earlier = new Map();
         arrivedBy = undefined;
         steps = [];
-        seen = new Set();
         offers = new Set();
       }
-      pageWords([t.state], seen);
       for (const a of t.state.actions ?? []) offers.add(a);
       previous = t;
       if (!realSources.includes(t.source) || !t.valid) continue;
       // The steps before this one, for the evidence of its outcome (traceBefore).
       this.stepAt.set(t.id, { steps, index: steps.length, instruction: t.instruction, action: t.action });
       if (t.done && t.success) this.successes.push(t);
+      if (t.done && !t.success) this.failedEndings.set(t.id, steps.length + 1);
       if (t.done && t.success)
         this.counts.add(t.instruction, [...steps.filter((s) => s.valid).map((s) => s.action), t.action], t);
       if (t.done && t.reward > 0 && t.reward < 1) {
@@ -265,7 +271,7 @@ export class OfflineMemory {
       this.countEnding(t);
       this.countRepeat(t);
       this.frames.learn(t.state, t.action, t.next, offers);
-      this.sightings.learn(t, seen);
+      this.sightings.learn(t, offers);
       for (const page of [t.state, t.next])
         for (const g of pageChoices(page)) this.addChoices(g.name, g.options);
       // Going back is reaching an earlier page by another action than the one that led there: the same lookup
@@ -285,6 +291,8 @@ export class OfflineMemory {
         if (!this.pages.has(key)) this.pages.set(key, { next: t.next, instruction: t.instruction });
       }
     }
+    this.sightings.endEpisode();
+    this.limit = undefined;
     // New successful endings say anew which words endings show (a memory made from data keeps what it was given).
     if (this.successes.length > successes) this.unseen = undefined;
   }
@@ -304,6 +312,7 @@ export class OfflineMemory {
     if (data.frames) memory.frames = FrameCounts.fromData(data.frames);
     if (data.sightings) memory.sightings = SightingCounts.fromData(data.sightings);
     for (const [kind, c] of data.endings ?? []) memory.endings.set(kind, { ...c });
+    for (const [id, length] of data.failedEndings ?? []) memory.failedEndings.set(id, length);
     if (data.unseen) memory.unseen = new Set(data.unseen);
     for (const [group, values] of data.choices) memory.addChoices(group, values);
     return memory;
@@ -328,6 +337,7 @@ export class OfflineMemory {
       frames: this.frames.toData(),
       sightings: this.sightings.toData(),
       endings: [...this.endings],
+      failedEndings: [...this.failedEndings],
       unseen: [...this.unseenWords],
     };
   }
@@ -353,6 +363,32 @@ export class OfflineMemory {
     c.ended++;
     if (!t.success) c.failed++;
     this.endings.set(kind, c);
+  }
+
+  /**
+   * The step limit the real episodes were cut off at, where their failures say there was one: at least
+   * MIN_TIME_OUTS failed endings, TIME_OUT_SHARE of them at one length, the longest any episode had (a household
+   * episode fails only by running out of steps). Undefined where failures ended episodes at any length.
+   */
+  get timeLimit(): number | undefined {
+    if (!this.limit) {
+      const byLength = new Map<number, number>();
+      for (const length of this.failedEndings.values()) byLength.set(length, (byLength.get(length) ?? 0) + 1);
+      const [length, times] = [...byLength].sort((a, b) => b[1] - a[1] || b[0] - a[0])[0] ?? [0, 0];
+      const longest = Math.max(0, ...byLength.keys());
+      const limited =
+        this.failedEndings.size >= MIN_TIME_OUTS &&
+        times / this.failedEndings.size >= TIME_OUT_SHARE &&
+        length === longest;
+      this.limit = { length: limited ? length : undefined };
+    }
+    return this.limit.length;
+  }
+
+  /** Whether a real step ended its episode only by reaching the step limit (timeLimit), not by what it did. */
+  endedByTime(id: string): boolean {
+    const limit = this.timeLimit;
+    return limit !== undefined && this.failedEndings.get(id) === limit;
   }
 
   /**
@@ -452,23 +488,26 @@ export class OfflineMemory {
     earlier: readonly Observation[] = [],
   ): Observation {
     const offers = new Set([...earlier, state].flatMap((page) => page.actions ?? []));
-    return this.frames.keep(state, action, next, offers);
+    return this.frames.keep(state, action, next, offers, this.pagesTellAll === false);
   }
 
   /**
    * The next state of this task's world where it holds (or lacks) a word of the request at the place the action
    * looks and the predicted page says otherwise (sightings.ts); only where each task has its own world behind the
-   * same pages (pagesTellAll false). `seen`: the words of the episode's pages so far (sightings.ts pageWords).
+   * same pages (pagesTellAll false). `earlier`: the episode's pages before `state`, the first of which offers the
+   * world's places.
    */
   sight(
     task: { id: string; instruction: string },
     state: Observation,
     action: string,
     predicted: Observation,
-    seen: ReadonlySet<string>,
+    earlier: readonly Observation[],
   ): ReturnType<SightingCounts["sight"]> {
     if (this.pagesTellAll) return undefined;
-    return this.sightings.sight(task.id, task.instruction, state, action, predicted, seen);
+    // The places of the episode's first page are the world's: the same at every step of the episode.
+    const offers = (earlier[0] ?? state).actions ?? [];
+    return this.sightings.sight(task.id, task.instruction, state, action, predicted, offers);
   }
 
   /** What each action verb does of a request's words where an episode's end does not show it (fulfils.ts). */

@@ -15,7 +15,6 @@ import { type Analogy, analogy, applySubstitutions } from "./analogy";
 import { episodeTrace, type GoalEvidence, goalEvidence, type OptionVocabulary } from "./evidence";
 import { type OfflineMemory, parseListing, renderListing } from "./offlineMemory";
 import { choiceEdit, editsInPlace, transferEdit } from "./pageEdit";
-import { pageWords, requestWords } from "./sightings";
 
 export const RETRIEVAL_EXPERIENCE_MODEL = "retrieval-exp-v1";
 
@@ -106,12 +105,7 @@ const PREDICTIONS_MEMO = 20_000;
  * trace differs; keyed by the whole history, they did not, and the same prediction was made again. The JSON array ends where its brackets close, so the string
  * still names one input.
  */
-function predictionKey(
-  input: ExperienceInput,
-  goesBack: boolean,
-  trace: string | undefined,
-  seen: readonly string[] | undefined,
-): string {
+function predictionKey(input: ExperienceInput, goesBack: boolean, trace: string | undefined): string {
   const history = goesBack
     ? input.history.map(stepId)
     : revisitsOf(input).map(({ step, stepsAgo }) => `${stepsAgo}\u0000${stepId(step)}`);
@@ -123,13 +117,7 @@ function predictionKey(
     goesBack ? null : (queryOf(input) ?? null),
     history,
     trace ?? null,
-    seen ?? null,
   ]);
-}
-
-/** The words of the pages this episode has seen, up to the current one (sightings.ts). */
-function episodeWords(input: ExperienceInput): Set<string> {
-  return pageWords([...(input.episode ?? input.history).map((s) => s.state), input.state]);
 }
 
 /**
@@ -395,6 +383,7 @@ export class RetrievalExperienceModel implements ExperienceModel {
       this.memory?.pagesTellAll === false
         ? { demo: demo.instruction, current: input.task.instruction }
         : undefined,
+      this.memory?.pagesTellAll === false,
     );
     // The same page and action answer alike where a page tells all of the state (the offline data says whether it
     // does), or within one task's world.
@@ -534,24 +523,15 @@ export class RetrievalExperienceModel implements ExperienceModel {
     input: ExperienceInput,
     analogous: Observation,
     rewritten: boolean,
-    seen: ReadonlySet<string> | undefined,
   ): { next: Observation; sighting?: { word: string; held: boolean; rate: number } } {
     if (!rewritten || !this.memory) return { next: analogous };
-    const sighting = this.memory.sight(
-      input.task,
-      input.state,
-      input.action,
-      analogous,
-      seen ?? episodeWords(input),
-    );
     const earlier = (input.episode ?? input.history).map((s) => s.state);
+    const sighting = this.memory.sight(input.task, input.state, input.action, analogous, earlier);
     const next = this.memory.keepFrame(input.state, input.action, sighting?.next ?? analogous, earlier);
     return sighting ? { next, sighting } : { next };
   }
 
   async predict(input: ExperienceInput): Promise<ExperiencePrediction> {
-    // The words of the pages the episode has seen, read by the key and by sightings: made once per prediction.
-    const seen = this.memory?.pagesTellAll === false ? episodeWords(input) : undefined;
     const started = performance.now();
     const key = predictionKey(
       input,
@@ -564,21 +544,16 @@ export class RetrievalExperienceModel implements ExperienceModel {
             input.action,
           )
         : undefined,
-      // Which of the request's words the episode has seen decides where its world holds more of them.
-      seen && requestWords(input.task.instruction).filter((w) => seen.has(w)),
     );
     let prediction = this.predictions.get(key);
     if (!prediction) {
-      prediction = await this.answer(input, seen);
+      prediction = await this.answer(input);
       this.predictions.set(key, prediction);
     }
     return { ...prediction, latencyMs: performance.now() - started };
   }
 
-  private async answer(
-    input: ExperienceInput,
-    seen: ReadonlySet<string> | undefined,
-  ): Promise<ExperiencePrediction> {
+  private async answer(input: ExperienceInput): Promise<ExperiencePrediction> {
     const started = performance.now();
     const finish = (p: Omit<ExperiencePrediction, "model" | "latencyMs">): ExperiencePrediction => ({
       ...p,
@@ -694,7 +669,7 @@ export class RetrievalExperienceModel implements ExperienceModel {
 
     // A page rewritten from an analogue keeps what this action never changes as this page has it.
     const rewritten = recall?.known !== true && !chosen.exact && chosen.historyStep === undefined;
-    const { next, sighting } = this.ofThisWorld(input, recall?.next ?? chosen.next, rewritten, seen);
+    const { next, sighting } = this.ofThisWorld(input, recall?.next ?? chosen.next, rewritten);
     const lines = [
       `The action "${input.action}" ${admissible ? "is among the admissible actions" : "was not checked against a list of admissible actions"}.`,
       chosen.historyStep !== undefined
@@ -818,12 +793,15 @@ function estimateOutcome(
   vocabulary: OptionVocabulary | undefined,
   memory: OfflineMemory | undefined,
 ): Outcome {
+  // A real episode cut off at its step limit did not end there by anything it did: the synthetic episode keeps its
+  // own limit.
+  const ends = (demo: Demonstration) => demo.done && memory?.endedByTime(demo.id) !== true;
   if (chosen.exact) {
     return {
       reward: chosen.demo.reward,
-      done: chosen.demo.done,
+      done: ends(chosen.demo),
       success: chosen.demo.success,
-      explanation: `It ${chosen.demo.done ? "ended the episode" : "did not end the episode"} with reward ${chosen.demo.reward}.`,
+      explanation: `It ${ends(chosen.demo) ? "ended the episode" : "did not end the episode"} with reward ${chosen.demo.reward}.`,
       certainty: 1,
     };
   }
@@ -857,9 +835,9 @@ function estimateOutcome(
     Math.exp(-((demoEvidence(c.demo).score - evidence) ** 2) / (2 * EVIDENCE_BANDWIDTH ** 2));
   const doneWeight = (c: Candidate) => (byEvidence ? weight(c) * near(c) : weight(c));
   const totalWeight = pool.reduce((s, c) => s + doneWeight(c), 0);
-  const doneShare = pool.reduce((s, c) => s + doneWeight(c) * (c.demo.done ? 1 : 0), 0) / totalWeight;
+  const doneShare = pool.reduce((s, c) => s + doneWeight(c) * (ends(c.demo) ? 1 : 0), 0) / totalWeight;
   let done = doneShare >= 0.5;
-  const ending = pool.filter((c) => c.demo.done === done);
+  const ending = pool.filter((c) => ends(c.demo) === done);
   // The share of an outcome reward that each requirement broken here and not in a demonstration costs: a
   // demonstration that met them all says nothing of what one missed is worth, so it is learnt from the real
   // episodes' endings (OfflineMemory.brokenCost); without them, each requirement of this instruction is an equal

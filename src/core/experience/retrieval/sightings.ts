@@ -6,24 +6,37 @@ import { actionParts, actionTemplate } from "../admissible";
 import { applySubstitutions, type Substitution } from "./analogy";
 
 /**
- * Where a request's things turn up, learnt from the real episodes of the offline data. Where each task has its own
+ * Where a request's things are, learnt from the real episodes of the offline data. Where each task has its own
  * world behind the same words (a room whose contents differ from task to task), no analogue can say whether the
  * place this action looks at holds what this request asks for: its page shows what its own world held there.
- * Rewritten from analogues, the model's rooms held the request's object by chance, nearly never where a policy
- * looked, and a policy that had learnt where to look for an apple found it in 28% of its synthetic episodes against
- * 49% of its real ones. So the memory counts, for each kind of action, the class of place it acts on ("countertop"
- * of "go to countertop 3") and each word of a request not named by the action, how often the page after it showed
- * the word more often than the page before (a sighting), separately before and after the episode had seen the word.
- * A task's world then holds the word at a place when a draw fixed by the task, the place and the word falls under
- * that rate: the same room for every rollout of a group, as the real environment gives them.
+ *
+ * A task's world is drawn whole, once for every (task, request word): the word is at one place of this episode's
+ * places (the instances of every place its pages offered an action on), drawn with odds learnt from where real
+ * episodes first saw such a word, per instance of each class of place the room had ("countertop" of "countertop
+ * 3"; a class the request names apart, as a thing is seldom where it is to be put), and at more places as often as
+ * real episodes saw it at more than one. An action then shows the word where its place holds it, as often as real
+ * actions of its kind showed a word at a place known to hold it (opening a drawer shows what is in it; walking to a
+ * closed one does not).
+ *
+ * Why not the share of looks at a place that showed the word: the offline episodes' policies choose where to look,
+ * an expert only where the thing is, so those shares read every usual place as nearly always holding it (a room
+ * held the request's object at 2.7 places on average against the real 1.6, and 5% held it nowhere). Where real
+ * episodes first saw the thing is chosen by the world, not by the looker, and a look at a place the episode later
+ * saw the thing at is counted the same whoever chose it.
  */
 
-/** Pseudo-counts of the broader rate (any word at the place, the word at any place) given to a narrower one. */
+/** Pseudo-counts of the broader estimate (any word at the class of place, any class for a kind) given a narrower one. */
 const PRIOR_WEIGHT = 4;
 /** Examples of pages kept per kind and class of place, with a sighting and without one. */
 const EXAMPLES = 6;
-/** Fewer transitions of a kind of action than this, and it is not known well enough to draw worlds from. */
+/** Examples kept per kind and class of place of each word's own sightings, tried first (pageFrom). */
+const WORD_EXAMPLES = 2;
+/** Fewer real observations than this, and a class of place or kind of action is not known well enough to draw from. */
 const MIN_KIND = 20;
+/** Successful real episodes asking for a word that say whether it is a thing the world holds (isThing). */
+const MIN_SUCCESSES = 5;
+/** Worlds drawn and kept, by task, word and places: every step of every rollout of a group asks again. */
+const WORLDS_KEPT = 4_096;
 
 interface Counts {
   times: number;
@@ -39,7 +52,14 @@ interface Example {
 }
 
 export type SightingsData = {
-  counts: [key: string, counts: Counts][];
+  /** Where episodes first saw a word: `class\0word` → [first seen there, instances of the class their rooms had]. */
+  firsts: [key: string, counts: [first: number, exposure: number]][];
+  /** Looks of a kind at a place known to hold the word: `kind\0class` (and `kind\0`) → times, sighted. */
+  reveals: [key: string, counts: Counts][];
+  /** Places an episode saw a request's thing at, where it saw it: by each word of the request (and "") → [things, places]. */
+  spread: [key: string, counts: [episodes: number, places: number]][];
+  /** Each request word: looks that asked for it, places it was seen at, successful episodes asking, finding it. */
+  words: [word: string, counts: [asked: number, found: number, succeeded: number, foundBySuccess: number]][];
   examples: [key: string, examples: Example[]][];
 };
 
@@ -48,7 +68,7 @@ export function requestWords(instruction: string): string[] {
   return [...new Set(contentWords(instruction.toLowerCase()).filter((w) => /^[a-z]{3,}$/.test(w)))];
 }
 
-/** The words of pages, lower-cased, as sightings read them: what an episode has seen so far. */
+/** The words of pages, lower-cased: what an episode has seen so far. */
 export function pageWords(pages: Iterable<Observation>, into = new Set<string>()): Set<string> {
   for (const page of pages) for (const w of page.text.toLowerCase().match(/[a-z]+/g) ?? []) into.add(w);
   return into;
@@ -79,135 +99,285 @@ function sighted(state: Observation, next: Observation, word: string): boolean {
 /**
  * What an action acts on, as a class of place: its arguments without their numbers ("countertop" of "countertop
  * 3"), and whether the request names one of them whole (a lookup in the folder the request names shows the file
- * the request describes, as its world was made for it; a walk to "countertop 3" is not named by "… on the
- * countertop").
+ * the request describes, as its world was made for it) or names its class ("… on the countertop": where a thing
+ * is to be put is seldom where it was).
  */
-function placeOf(action: string, state: Observation, instruction: string): string {
-  const args = actionParts(action, state).args.map((a) =>
+function classOf(args: readonly string[], instruction: string): string {
+  const clean = args.map((a) =>
     a
       .replace(/^["']|["']$/g, "")
       .trim()
       .toLowerCase(),
   );
   const request = instruction.toLowerCase();
-  const named = args.some((a) => a.length > 0 && timesNamed(request, a) > 0);
-  const place = args.map((a) => a.replace(/\d+/g, "").replace(/\s+/g, " ").trim()).join("\u0001");
-  return named ? `${place}\u0001named` : place;
+  const classes = clean.map((a) => a.replace(/\d+/g, "").replace(/\s+/g, " ").trim());
+  const place = classes.join("\u0001");
+  if (clean.some((a) => a.length > 0 && timesNamed(request, a) > 0)) return `${place}\u0001named`;
+  if (classes.some((c) => /[a-z]/.test(c) && timesNamed(request, c) > 0)) return `${place}\u0001class named`;
+  return place;
 }
 
-/** What an action acts on, with its numbers: the one place the draw is made for. */
-function placeInstance(action: string, state: Observation): string {
-  return actionParts(action, state)
-    .args.map((a) => a.toLowerCase())
-    .join("\u0001");
+/** The place an action acts on: its class, and the one instance a world holds things at ("" without arguments). */
+function placeOf(action: string, state: Observation, instruction: string): { cls: string; instance: string } {
+  const args = actionParts(action, state).args;
+  return { cls: classOf(args, instruction), instance: args.map((a) => a.toLowerCase()).join("\u0001") };
 }
 
-/** A number in [0, 1) fixed by the strings: the same task, place and word draw the same world every time. */
+/** An episode's places: every instance its pages offered an action on, by instance, with its class. */
+function placesOffered(
+  offers: Iterable<string>,
+  state: Observation,
+  instruction: string,
+): Map<string, string> {
+  const places = new Map<string, string>();
+  for (const a of offers) {
+    const { cls, instance } = placeOf(a, state, instruction);
+    if (instance !== "" && !places.has(instance)) places.set(instance, cls);
+  }
+  return places;
+}
+
+/** A number in (0, 1) fixed by the strings: the same task, place and word draw the same world every time. */
 function draw(...parts: string[]): number {
-  return hashString(parts.join("\u0000")) / 2 ** 32;
+  return (hashString(parts.join("\u0000")) + 0.5) / 2 ** 32;
+}
+
+/** A task's world for one word: the places of the first page that hold it, and the score the first of them won by. */
+interface World {
+  held: ReadonlySet<string>;
+  best: number;
+}
+
+/** A place's score in the draw of where a thing is first found: log odds plus a Gumbel draw fixed by task and place. */
+function gumbelScore(taskId: string, instance: string, word: string, odds: number): number {
+  return Math.log(odds) - Math.log(-Math.log(draw(taskId, instance, word, "first")));
+}
+
+/** One real valid step of an episode being learnt, with the actions its episode's pages offered. */
+interface Learnt {
+  t: Transition;
+  offers: ReadonlySet<string>;
 }
 
 export class SightingCounts {
-  private readonly counts = new Map<string, Counts>();
+  private readonly firsts = new Map<string, [number, number]>();
+  private readonly reveals = new Map<string, Counts>();
+  private readonly spread = new Map<string, [number, number]>();
+  private readonly words = new Map<string, [number, number, number, number]>();
   private readonly examples = new Map<string, Example[]>();
-  private pooled: Map<string, Counts> | undefined;
-  /** Words some action showed, and how often each was asked for (pooledCounts). */
-  private found = new Set<string>();
-  private asked = new Map<string, number>();
+  private episode: Learnt[] = [];
+  private pooled: Map<string, [number, number]> | undefined;
+  /** How many episodes first saw each word anywhere (pooledFirsts). */
+  private readonly wordFirsts = new Map<string, number>();
+  private readonly worlds = new Map<string, World>();
 
-  /** One real valid step: `seen` holds the words of its episode's pages up to its state (pageWords). */
-  learn(t: Transition, seen: ReadonlySet<string>): void {
-    const kind = actionTemplate(t.action, t.state);
-    const place = placeOf(t.action, t.state, t.instruction);
-    const action = t.action.toLowerCase();
-    this.pooled = undefined;
+  /** One real valid step; `offers`: the actions its episode's pages offered so far (grows with the episode). */
+  learn(t: Transition, offers: ReadonlySet<string>): void {
+    this.episode.push({ t, offers });
     let shown: string | undefined;
     for (const word of requestWords(t.instruction)) {
-      if (timesNamed(action, word) > 0) continue;
-      const again = seen.has(word);
-      const hit = sighted(t.state, t.next, word);
-      if (hit && shown === undefined) shown = word;
-      for (const key of keysOf(kind, place, word, again)) {
-        const c = this.counts.get(key) ?? { times: 0, sighted: 0 };
-        c.times++;
-        if (hit) c.sighted++;
-        this.counts.set(key, c);
+      if (timesNamed(t.action, word) === 0 && sighted(t.state, t.next, word)) {
+        shown = word;
+        break;
       }
     }
-    const key = `${kind}\u0000${place}\u0000${shown === undefined ? "none" : "sighted"}`;
+    const { cls } = placeOf(t.action, t.state, t.instruction);
+    const key = `${actionTemplate(t.action, t.state)}\u0000${cls}\u0000${shown === undefined ? "none" : "sighted"}`;
+    const example = {
+      state: t.state,
+      action: t.action,
+      next: t.next,
+      ...(shown !== undefined ? { word: shown } : {}),
+    };
+    this.keep(key, example, EXAMPLES);
+    // A few of each word's own: a lamp is seen standing next to a place, an apple lying on it.
+    if (shown !== undefined) this.keep(`${key}\u0000${shown}`, example, WORD_EXAMPLES);
+  }
+
+  private keep(key: string, example: Example, most: number): void {
     const kept = this.examples.get(key) ?? [];
-    if (kept.length < EXAMPLES) {
-      kept.push({
-        state: t.state,
-        action: t.action,
-        next: t.next,
-        ...(shown !== undefined ? { word: shown } : {}),
-      });
+    if (kept.length < most) {
+      kept.push(example);
       this.examples.set(key, kept);
     }
   }
 
-  /**
-   * The rate at which this kind of action on this class of place shows the word. Where the place and word were
-   * met together seldom, it is drawn towards what the place shows of any word a request names that looks ever
-   * found (a bed holds a request's flower half the time) times how much likelier this word is found than such
-   * words are (roses are found more than tulips; a porch, where roses go, is never found in anything). Undefined
-   * where the kind of action or the class of place is barely known.
-   */
-  rate(kind: string, place: string, word: string, again: boolean): number | undefined {
-    const seen = again ? "again" : "first";
-    const pooled = this.pooledCounts();
-    const anyPlace = pooled.get(`${kind}\u0000\u0000${seen}`);
-    if (!anyPlace || anyPlace.times < MIN_KIND) return undefined;
-    const base = anyPlace.sighted / anyPlace.times;
-    const [atPlace, anywhere] = keysOf(kind, place, word, again).map((k) => this.counts.get(k));
-    // Only places met often are known well enough to draw from: a room's furniture recurs from task to task, a
-    // lookup's name or a file's path belongs to one request, whose world is made for it.
-    const atPlaces = pooled.get(`${kind}\u0000${place}\u0000${seen}`);
-    if (!atPlaces || atPlaces.times < MIN_KIND) return undefined;
-    const placeRate = shrink(atPlaces, base);
-    const wordRate = shrink(anywhere, base);
-    const prior = base > 0 ? Math.min(1, (placeRate * wordRate) / base) : 0;
-    return shrink(atPlace, prior);
-  }
-
-  /** Whether the word was asked for in MIN_KIND steps and no action ever showed it. */
-  private neverFound(word: string): boolean {
-    this.pooledCounts();
-    return !this.found.has(word) && (this.asked.get(word) ?? 0) >= MIN_KIND;
-  }
-
-  /** Counts over the words ever found (by any action), by kind and class of place and by kind: made once. */
-  private pooledCounts(): Map<string, Counts> {
-    if (this.pooled) return this.pooled;
-    const found = new Set<string>();
-    const asked = new Map<string, number>();
-    for (const [key, c] of this.counts) {
-      const [, place, word] = key.split("\u0000") as [string, string, string];
-      if (c.sighted > 0) found.add(word);
-      if (place === "") asked.set(word, (asked.get(word) ?? 0) + c.times);
+  /** The episode learnt so far is whole: count where it first saw each word of its request, and what showed it. */
+  endEpisode(): void {
+    const steps = this.episode;
+    this.episode = [];
+    this.worlds.clear();
+    this.pooled = undefined;
+    const first = steps[0];
+    const last = steps.at(-1);
+    if (!first || !last) return;
+    const instruction = first.t.instruction;
+    const succeeded = last.t.done && last.t.success;
+    const room = placesOffered(last.offers, first.t.state, instruction);
+    const perClass = new Map<string, number>();
+    for (const cls of room.values()) perClass.set(cls, (perClass.get(cls) ?? 0) + 1);
+    const looks = steps.map(({ t }) => ({
+      t,
+      kind: actionTemplate(t.action, t.state),
+      ...placeOf(t.action, t.state, instruction),
+    }));
+    const words = requestWords(instruction);
+    for (const word of words) {
+      const asked = looks.filter((l) => l.instance !== "" && timesNamed(l.t.action, word) === 0);
+      // Where the episode saw the word, and at which step first at each place.
+      const seenAt = new Map<string, number>();
+      asked.forEach((l, i) => {
+        if (!seenAt.has(l.instance) && sighted(l.t.state, l.t.next, word)) seenAt.set(l.instance, i);
+      });
+      const w = this.words.get(word) ?? [0, 0, 0, 0];
+      w[0] += asked.length;
+      w[1] += seenAt.size;
+      if (succeeded) {
+        w[2]++;
+        if (seenAt.size > 0) w[3]++;
+      }
+      this.words.set(word, w);
+      if (seenAt.size === 0) continue;
+      const firstLook = asked[Math.min(...seenAt.values())]!;
+      for (const [cls, n] of perClass) {
+        const key = `${cls}\u0000${word}`;
+        const c = this.firsts.get(key) ?? [0, 0];
+        if (cls === firstLook.cls) c[0]++;
+        c[1] += n;
+        this.firsts.set(key, c);
+      }
+      for (const key of [...words, ""]) {
+        const c = this.spread.get(key) ?? [0, 0];
+        c[0]++;
+        c[1] += seenAt.size;
+        this.spread.set(key, c);
+      }
+      // Looks at a place the episode saw the word at, up to the one that first showed it there (the thing may be
+      // taken away after).
+      asked.forEach((l, i) => {
+        const at = seenAt.get(l.instance);
+        if (at === undefined || i > at) return;
+        for (const key of [`${l.kind}\u0000${l.cls}`, `${l.kind}\u0000`]) {
+          const c = this.reveals.get(key) ?? { times: 0, sighted: 0 };
+          c.times++;
+          if (i === at) c.sighted++;
+          this.reveals.set(key, c);
+        }
+      });
     }
-    this.found = found;
-    this.asked = asked;
-    const pooled = new Map<string, Counts>();
-    for (const [key, c] of this.counts) {
-      const [kind, place, word, seen] = key.split("\u0000") as [string, string, string, string];
-      if (!found.has(word)) continue;
-      const to = `${kind}\u0000${place}\u0000${seen}`;
-      const p = pooled.get(to) ?? { times: 0, sighted: 0 };
-      p.times += c.times;
-      p.sighted += c.sighted;
-      pooled.set(to, p);
+  }
+
+  /**
+   * The odds of one instance of a class of place being where the word is first found: first sightings there over
+   * the instances of the class the episodes' rooms had, drawn towards the class's odds for any word. Undefined
+   * where the class was met too seldom.
+   */
+  odds(cls: string, word: string): number | undefined {
+    const any = this.pooledFirsts().get(cls);
+    if (!any || any[1] < MIN_KIND) return undefined;
+    const prior = any[0] / any[1];
+    const c = this.firsts.get(`${cls}\u0000${word}`);
+    // A thing first seen MIN_KIND times is where it was seen: a lamp stands by a desk or a dresser, and no bed's
+    // odds for things in general put one on the bed.
+    if ((this.wordFirsts.get(word) ?? 0) >= MIN_KIND) return c ? c[0] / Math.max(1, c[1]) : 0;
+    return c ? (c[0] + PRIOR_WEIGHT * prior) / (c[1] + PRIOR_WEIGHT) : prior;
+  }
+
+  /** First sightings and instances met by class of place, over the words that are things (isThing): made once. */
+  private pooledFirsts(): Map<string, [number, number]> {
+    if (this.pooled) return this.pooled;
+    const pooled = new Map<string, [number, number]>();
+    this.wordFirsts.clear();
+    for (const [key, c] of this.firsts) {
+      const [cls, word] = key.split("\u0000") as [string, string];
+      this.wordFirsts.set(word, (this.wordFirsts.get(word) ?? 0) + c[0]);
+      if (!this.isThing(word)) continue;
+      const p = pooled.get(cls) ?? [0, 0];
+      p[0] += c[0];
+      p[1] += c[1];
+      pooled.set(cls, p);
     }
     this.pooled = pooled;
     return pooled;
   }
 
+  /** How often a look of this kind at a place that holds a word shows it. Undefined where the kind is barely known. */
+  reveal(kind: string, cls: string): number | undefined {
+    const any = this.reveals.get(`${kind}\u0000`);
+    if (!any || any.times < MIN_KIND) return undefined;
+    const base = any.sighted / any.times;
+    const c = this.reveals.get(`${kind}\u0000${cls}`);
+    return c ? (c.sighted + PRIOR_WEIGHT * base) / (c.times + PRIOR_WEIGHT) : base;
+  }
+
   /**
-   * The next state of a task's world: where the draw says the place holds a word of the request and the predicted
-   * page does not show it (or the other way round), the page of a real transition of this kind and class of place
-   * that did (or did not) show its own request's word, with that word made this request's and its place this one.
-   * Undefined where the predicted page already agrees with the draw.
+   * How many places hold a thing a request asks for, where any does: as many as real episodes saw such a thing at,
+   * by the request's word that says most of it (requests for "two" of a thing saw it at two places).
+   */
+  places(instruction: string): number {
+    const any = this.spread.get("") ?? [0, 0];
+    const base = any[0] > 0 ? any[1] / any[0] : 1;
+    let most = base;
+    for (const word of requestWords(instruction)) {
+      const c = this.spread.get(word);
+      if (c && c[0] >= MIN_KIND) most = Math.max(most, (c[1] + PRIOR_WEIGHT * base) / (c[0] + PRIOR_WEIGHT));
+    }
+    return most;
+  }
+
+  /**
+   * Whether the word names a thing a world holds somewhere: one that most successful real episodes asking for it
+   * saw at a place (an apple; not "clean", which a page shows only now and then). Without such episodes, any word
+   * but one asked for in MIN_KIND looks and never shown ("put", "porch"): a word seldom asked for may be a thing the
+   * offline episodes did not meet.
+   */
+  private isThing(word: string): boolean {
+    const w = this.words.get(word);
+    if (w === undefined) return true;
+    if (w[2] >= MIN_SUCCESSES) return w[3] / w[2] >= 0.5;
+    return !(w[1] === 0 && w[0] >= MIN_KIND);
+  }
+
+  /**
+   * The places of this task's world that hold the word: one drawn by the odds of each place (the largest of log
+   * odds plus a Gumbel draw: a draw from the odds, fixed by task, place and word), and each other place by its share
+   * of the places beyond the first.
+   */
+  private world(taskId: string, instruction: string, word: string, room: ReadonlyMap<string, string>): World {
+    const key = `${taskId}\u0000${word}\u0000${[...room.keys()].join("\u0001")}`;
+    const known = this.worlds.get(key);
+    if (known) return known;
+    const odds = [...room].flatMap(([instance, cls]) => {
+      const o = this.odds(cls, word);
+      return o !== undefined && o > 0 ? [{ instance, odds: o }] : [];
+    });
+    const held = new Set<string>();
+    let best: { instance: string; score: number } | undefined;
+    for (const p of odds) {
+      const score = gumbelScore(taskId, p.instance, word, p.odds);
+      if (!best || score > best.score) best = { instance: p.instance, score };
+    }
+    if (best) {
+      held.add(best.instance);
+      const others = odds.filter((p) => p.instance !== best.instance);
+      const total = others.reduce((sum, p) => sum + p.odds, 0);
+      const more = Math.max(0, this.places(instruction) - 1);
+      for (const p of others)
+        if (draw(taskId, p.instance, word, "more") < Math.min(1, (more * p.odds) / total))
+          held.add(p.instance);
+    }
+    const world = { held, best: best?.score ?? Number.NEGATIVE_INFINITY };
+    if (this.worlds.size >= WORLDS_KEPT) this.worlds.clear();
+    this.worlds.set(key, world);
+    return world;
+  }
+
+  /**
+   * The next state of a task's world: where the place the action looks at shows a word of the request in this
+   * world and the predicted page does not (or the other way round), the page of a real transition of this kind and
+   * class of place that did (or did not) show its own request's word, with that word made this request's and its
+   * place this one. `offers`: the actions the episode's first page offered, whose places are this world's. Undefined
+   * where the predicted page already agrees with the world.
    */
   sight(
     taskId: string,
@@ -215,40 +385,48 @@ export class SightingCounts {
     state: Observation,
     action: string,
     predicted: Observation,
-    seen: ReadonlySet<string>,
+    offers: Iterable<string>,
   ): { next: Observation; word: string; held: boolean; rate: number } | undefined {
     const kind = actionTemplate(action, state);
-    const place = placeOf(action, state, instruction);
-    const instance = placeInstance(action, state);
-    const lower = action.toLowerCase();
+    const { cls, instance } = placeOf(action, state, instruction);
+    if (instance === "") return undefined;
+    const reveal = this.reveal(kind, cls);
+    if (reveal === undefined || this.odds(cls, "") === undefined) return undefined;
+    let room: Map<string, string> | undefined;
     for (const word of requestWords(instruction)) {
-      if (timesNamed(lower, word) > 0) continue;
-      // A word the offline pages never showed after an action, though asked for, is no thing found anywhere.
-      if (this.neverFound(word)) continue;
-      const again = seen.has(word);
-      const rate = this.rate(kind, place, word, again);
-      if (rate === undefined) continue;
-      const held = draw(taskId, instance, word) < rate;
+      if (timesNamed(action, word) > 0 || !this.isThing(word)) continue;
+      room ??= placesOffered(offers, state, instruction);
+      const world = this.world(taskId, instruction, word, room);
+      // A place the first page did not offer (a record shown later) holds the thing where it would have been drawn
+      // before every place the first page offered: decided by that place and the first page alone, so the same
+      // every time it is looked at, however many places the episode has met since.
+      const odds = room.has(instance) ? 0 : (this.odds(cls, word) ?? 0);
+      const holds =
+        world.held.has(instance) || (odds > 0 && gumbelScore(taskId, instance, word, odds) > world.best);
+      const held = holds && draw(taskId, instance, word, kind) < reveal;
       if (held === sighted(state, predicted, word)) continue;
-      const next = this.pageFrom(kind, place, held, word, state, action, draw(taskId, instance));
-      if (next) return { next, word, held, rate };
+      const next = this.pageFrom(kind, cls, held, word, state, action, draw(taskId, instance));
+      if (next) return { next, word, held, rate: reveal };
     }
     return undefined;
   }
 
-  /** The first kept example (from a place fixed by the draw) whose page, made this step's, agrees with the draw. */
+  /** The first kept example (from a place fixed by the draw) whose page, made this step's, agrees with the world. */
   private pageFrom(
     kind: string,
-    place: string,
+    cls: string,
     held: boolean,
     word: string,
     state: Observation,
     action: string,
     at: number,
   ): Observation | undefined {
-    const examples = this.examples.get(`${kind}\u0000${place}\u0000${held ? "sighted" : "none"}`) ?? [];
-    for (let i = 0; i < examples.length; i++) {
-      const example = examples[(Math.floor(at * examples.length) + i) % examples.length]!;
+    const key = `${kind}\u0000${cls}\u0000${held ? "sighted" : "none"}`;
+    const own = held ? (this.examples.get(`${key}\u0000${word}`) ?? []) : [];
+    const any = this.examples.get(key) ?? [];
+    const turn = (list: Example[]) =>
+      list.map((_, i) => list[(Math.floor(at * list.length) + i) % list.length]!);
+    for (const example of [...turn(own), ...turn(any)]) {
       const substitutions: Substitution[] = [
         ...placeSubstitutions(example, action, state),
         ...(example.word !== undefined && example.word !== word
@@ -266,26 +444,24 @@ export class SightingCounts {
   }
 
   toData(): SightingsData {
-    return { counts: [...this.counts], examples: [...this.examples] };
+    return {
+      firsts: [...this.firsts],
+      reveals: [...this.reveals],
+      spread: [...this.spread],
+      words: [...this.words],
+      examples: [...this.examples],
+    };
   }
 
   static fromData(data: SightingsData): SightingCounts {
     const sightings = new SightingCounts();
-    for (const [key, c] of data.counts) sightings.counts.set(key, { ...c });
+    for (const [key, c] of data.firsts) sightings.firsts.set(key, [c[0], c[1]]);
+    for (const [key, c] of data.reveals) sightings.reveals.set(key, { ...c });
+    for (const [key, c] of data.spread) sightings.spread.set(key, [c[0], c[1]]);
+    for (const [key, c] of data.words) sightings.words.set(key, [c[0], c[1], c[2], c[3]]);
     for (const [key, e] of data.examples) sightings.examples.set(key, [...e]);
     return sightings;
   }
-}
-
-/** The counts a step adds to: the word at this class of place, and the word at any (an empty place). */
-function keysOf(kind: string, place: string, word: string, again: boolean): [string, string] {
-  const seen = again ? "again" : "first";
-  return [`${kind}\u0000${place}\u0000${word}\u0000${seen}`, `${kind}\u0000\u0000${word}\u0000${seen}`];
-}
-
-/** A rate drawn towards `prior` by PRIOR_WEIGHT pseudo-counts. */
-function shrink(c: Counts | undefined, prior: number): number {
-  return c ? (c.sighted + PRIOR_WEIGHT * prior) / (c.times + PRIOR_WEIGHT) : prior;
 }
 
 /** The example's arguments made this action's, word for word where they have as many ("countertop 2" → "3"). */
