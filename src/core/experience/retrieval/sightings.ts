@@ -68,12 +68,6 @@ export function requestWords(instruction: string): string[] {
   return [...new Set(contentWords(instruction.toLowerCase()).filter((w) => /^[a-z]{3,}$/.test(w)))];
 }
 
-/** The words of pages, lower-cased: what an episode has seen so far. */
-export function pageWords(pages: Iterable<Observation>, into = new Set<string>()): Set<string> {
-  for (const page of pages) for (const w of page.text.toLowerCase().match(/[a-z]+/g) ?? []) into.add(w);
-  return into;
-}
-
 /** How often a text names the word whole ("apple" in "apple 2", not in "pineapple"). */
 function timesNamed(text: string, word: string): number {
   return text.toLowerCase().match(wholeWord(word))?.length ?? 0;
