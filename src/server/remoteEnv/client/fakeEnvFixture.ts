@@ -12,6 +12,7 @@ import http from "node:http";
 import https from "node:https";
 import type { AddressInfo, Socket } from "node:net";
 import { type WebSocket, WebSocketServer } from "ws";
+import { onOwnPort } from "../../../../tests/helpers/ownPort";
 
 export type FaultKind = "500" | "hang" | "drop" | "badJson" | "missing";
 /** Which request a fault hits: the route's last segment ("create", "reset", "step", "observation", ...). */
@@ -79,7 +80,7 @@ export class FakeEnvServer {
       }
       wss.handleUpgrade(req, socket, head, (ws) => this.serveWs(ws));
     });
-    await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
+    await listenOutsideEphemeral(server, port);
     this.server = server;
     this.wss = wss;
     this.port = (server.address() as AddressInfo).port;
@@ -343,6 +344,22 @@ const ROUTES: Record<string, Route> = {
     return undefined;
   },
 };
+
+function listenOn(server: http.Server, port: number): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const failed = (error: Error) => reject(error);
+    server.once("error", failed);
+    server.listen(port, "127.0.0.1", () => {
+      server.off("error", failed);
+      resolve();
+    });
+  });
+}
+
+/** A port of its own unless given one, so that `restart` gets it back (see `onOwnPort`). */
+function listenOutsideEphemeral(server: http.Server, port: number): Promise<void> {
+  return port === 0 ? onOwnPort((own) => listenOn(server, own)) : listenOn(server, port);
+}
 
 export async function startFakeEnv(tls?: { key: string; cert: string }): Promise<FakeEnvServer> {
   const fake = new FakeEnvServer();

@@ -12,6 +12,7 @@ import { RemoteEnvSpec } from "@/core/envs/remote/spec";
 import { rollout } from "@/core/rollout";
 import type { Environment, Step, Task } from "@/core/types";
 import { createServerTestDb, startTestEnvServer } from "../../../../tests/helpers/envServerFixture";
+import { onOwnPort } from "../../../../tests/helpers/ownPort";
 import type { TestDb } from "../../../../tests/helpers/testDb";
 import type { EnvServer } from "../../envServer/server";
 import { checkHealth } from "./health";
@@ -27,7 +28,7 @@ const start = (port: number) => startTestEnvServer(t, { port, databaseUrl: t.url
 
 beforeAll(async () => {
   t = await createServerTestDb();
-  server = await start(0);
+  server = await onOwnPort(start);
 }, 120_000);
 
 afterAll(async () => {
