@@ -68,8 +68,9 @@ export const SCALES: Record<"full" | "quick", Scale> = {
   full: {
     seeds: [0, 1, 2, 3, 4],
     iterations: 100_000,
-    // The shop and the office at the real-env rows' 80K. The household at 160K: on validation tasks (seeds 0-5) its
-    // DreamGym GRPO read 70.8 ± 4.5 there against 63.2 ± 8.2 at 80K, and one seed's curve was still rising past 80K
+    // The shop and the office at the real-env rows' 80K (on the shop's validation tasks 160K read 60.0 against 60.3
+    // for S2R: docs/shop-sim-to-real.md). The household at 160K: on validation tasks (seeds 0-5) its DreamGym GRPO
+    // read 70.8 ± 4.5 there against 63.2 ± 8.2 at 80K, and one seed's curve was still rising past 80K
     // (bench/results/validation-household-worlds.json, docs/experience-model.md "Worlds drawn whole").
     syntheticBudget: { shop: 80_000, household: 160_000, office: 80_000 },
     tasksPerBatch: 8,
