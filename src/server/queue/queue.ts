@@ -30,21 +30,49 @@ export async function enqueue<T extends JobType>(
   payload: JobPayload<T> | Record<string, unknown>,
   options: EnqueueOptions = {},
 ): Promise<Job> {
-  const parsed = parsePayload(type, payload);
-  const job = await db.job.create({
+  const job = await addJob(db, type, payload, options);
+  await wakeWorkers(db, type);
+  return job;
+}
+
+/**
+ * Writes a row and the job that works on it in one transaction, then wakes the workers: a failure anywhere (a full
+ * disk, a busy database) leaves neither, never a row waiting for a job that does not exist. `write` returns the row
+ * and the job's payload (which may name the row).
+ */
+export async function enqueueWith<T extends JobType, R>(
+  db: Db,
+  type: T,
+  write: (tx: Prisma.TransactionClient) => Promise<{ row: R; payload: JobPayload<T> }>,
+  options: EnqueueOptions = {},
+): Promise<{ row: R; job: Job }> {
+  const written = await db.$transaction(async (tx) => {
+    const { row, payload } = await write(tx);
+    return { row, job: await addJob(tx, type, payload, options) };
+  });
+  await wakeWorkers(db, type);
+  return written;
+}
+
+/** The job row alone, for a transaction that writes more around it; `wakeWorkers` once it has committed. */
+export function addJob<T extends JobType>(
+  db: Db | Prisma.TransactionClient,
+  type: T,
+  payload: JobPayload<T> | Record<string, unknown>,
+  options: EnqueueOptions = {},
+): Promise<Job> {
+  return db.job.create({
     data: {
       type,
-      payload: parsed as object,
+      payload: parsePayload(type, payload) as object,
       maxAttempts: options.maxAttempts ?? 3,
       runAt: options.runAt ?? new Date(),
     },
   });
-  await notifyWorkers(db, type);
-  return job;
 }
 
 /** Wakes idle workers (PostgreSQL; on SQLite they find the job at their next poll). */
-async function notifyWorkers(db: Db, type: string): Promise<void> {
+export async function wakeWorkers(db: Db, type: string): Promise<void> {
   if (dialectOf(db) === "postgresql") await db.$executeRaw`SELECT pg_notify(${JOBS_CHANNEL}, ${type})`;
 }
 
@@ -383,7 +411,7 @@ export async function release(db: Db, job: Job, workerId: string): Promise<boole
         attempts = CASE WHEN attempts > 0 THEN attempts - 1 ELSE 0 END, "updatedAt" = ${now}
       WHERE id = ${job.id} AND "lockedBy" = ${workerId} AND status = 'running'`,
   );
-  if (updated === 1) await notifyWorkers(db, job.type);
+  if (updated === 1) await wakeWorkers(db, job.type);
   return updated === 1;
 }
 

@@ -2,7 +2,7 @@ import { EXPERIENCE_PROMPT_VERSION } from "@/core/experience/prompt";
 import { config } from "@/env";
 import type { Db } from "../db";
 import { hasOpenaiEndpoint } from "../experience/backends";
-import { enqueue } from "../queue/queue";
+import { addJob, wakeWorkers } from "../queue/queue";
 import { type CheckScope, type ExperienceVersion, storedCheckModel, versionLabel } from "./version";
 
 /** Why a check cannot start: said to the researcher as it is. */
@@ -28,11 +28,16 @@ export async function startCheck(
   if (version.backend === "openai" && !version.baseURL && !hasOpenaiEndpoint(config()))
     throw new CheckRefused("no endpoint is configured (openai.baseURL): give the endpoint's URL");
   const model = storedCheckModel(version, scope);
-  const check = await db.regressionCheck.create({
-    data: { label: versionLabel(model), model, createdBy },
+  // The check, its job and the job's id on it in one transaction: a failure leaves no check waiting for no job.
+  const check = await db.$transaction(async (tx) => {
+    const created = await tx.regressionCheck.create({
+      data: { label: versionLabel(model), model, createdBy },
+    });
+    const job = await addJob(tx, "regression", { checkId: created.id });
+    return tx.regressionCheck.update({ where: { id: created.id }, data: { jobId: job.id } });
   });
-  const job = await enqueue(db, "regression", { checkId: check.id });
-  return db.regressionCheck.update({ where: { id: check.id }, data: { jobId: job.id } });
+  await wakeWorkers(db, "regression");
+  return check;
 }
 
 /** What the form offers: the domains with flagged cases, and the endpoint the app is configured with. */

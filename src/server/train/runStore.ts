@@ -10,28 +10,25 @@ import type { IterationReport, RunState } from "@/core/train/run";
 import { bulkInsert, bulkTransaction } from "../bulkInsert";
 import type { Db } from "../db";
 import type { Fence } from "../queue/fence";
-import { enqueue } from "../queue/queue";
+import { enqueueWith } from "../queue/queue";
 import { type EpisodeRows, ensureTasks, episodeRows, insertEpisodeRows } from "../trajectories/saveEpisodes";
 import { runTrustData } from "../trust/runTrust";
 
-/** A run row and the job that runs it; the web calls this, the worker does the work. */
+/** A run row and the job that runs it, written together; the web calls this, the worker does the work. */
 export async function createRun(db: Db, config: RunConfig): Promise<{ runId: string; jobId: string }> {
-  const run = await db.run.create({
-    data: {
-      name: config.name || `${config.domain} ${config.method} ${config.algorithm}`,
-      method: config.method,
-      domain: config.domain,
-      algorithm: trainedWith(config),
-      config: config as object,
-    },
+  const { row, job } = await enqueueWith(db, "train", async (tx) => {
+    const run = await tx.run.create({
+      data: {
+        name: config.name || `${config.domain} ${config.method} ${config.algorithm}`,
+        method: config.method,
+        domain: config.domain,
+        algorithm: trainedWith(config),
+        config: config as object,
+      },
+    });
+    return { row: run, payload: { runId: run.id } };
   });
-  try {
-    const job = await enqueue(db, "train", { runId: run.id });
-    return { runId: run.id, jobId: job.id };
-  } catch (error) {
-    await db.run.delete({ where: { id: run.id } });
-    throw error;
-  }
+  return { runId: row.id, jobId: job.id };
 }
 
 const StoredRunState = z.object({

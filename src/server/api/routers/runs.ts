@@ -6,7 +6,7 @@ import { config as appConfig } from "@/env";
 import { ACTIVE_STATUSES } from "@/shared/enums";
 import { type DomainInfo, domainProblem, listDomains } from "../../domains/domains";
 import { hasOpenaiEndpoint } from "../../experience/backends";
-import { cancel, enqueue } from "../../queue/queue";
+import { cancel, enqueueWith } from "../../queue/queue";
 import { deleteRun, previewRunDeletion } from "../../retention/deleteRun";
 import { sharedLanceRows } from "../../retention/lanceRows";
 import { createRun } from "../../train/runStore";
@@ -342,11 +342,13 @@ export const runsRouter = createTRPCRouter({
         });
       if ((await activeTrainJobs(ctx.db, input.id)).length > 0)
         throw new TRPCError({ code: "CONFLICT", message: "This run is already queued or running" });
-      await ctx.db.run.update({
-        where: { id: input.id },
-        data: { status: "queued", error: null, finishedAt: null },
-      });
-      const job = await enqueue(ctx.db, "train", { runId: input.id });
+      const { job } = await enqueueWith(ctx.db, "train", async (tx) => ({
+        row: await tx.run.update({
+          where: { id: input.id },
+          data: { status: "queued", error: null, finishedAt: null },
+        }),
+        payload: { runId: input.id },
+      }));
       return { jobId: job.id };
     }),
 
