@@ -14,6 +14,7 @@ const BENCHES: Record<string, () => Promise<(args: string[]) => Promise<void>>> 
   "remote-rollouts": async () => (await import("./remoteRollouts")).remoteRolloutsBench,
   table: async () => (await import("./table")).tableBench,
   "table-configs": async () => (await import("./table/configs")).tableConfigsBench,
+  "table-report": async () => (await import("./table/rereport")).tableReportBench,
   "ui-stepper": async () => (await import("./uiStepper")).uiStepperBench,
   "ui-heatmap": async () => (await import("./uiHeatmap")).uiHeatmapBench,
   "webshop-rule": async () => (await import("./webshopRule")).webshopRuleBench,

@@ -8,7 +8,8 @@
  * (core/train/heldOut.ts) and writes table-validation.md, `--rows dreamgym-s2r/grpo,real/grpo` keeps those rows,
  * and `--set grpo.epochs=2` (repeatable) changes a setting of every row kept, as `train --set` does.
  * `--part NAME` names a selection of rows as a part of the table (table-NAME.md and .json), for a table too large
- * to run at once. `--data-only DIR` only collects the table's offline data into DIR, for running one row alone
+ * to run at once; `--reference FILE` compares its rows with another part's real-env rows where it has none (and
+ * `npm run bench -- table-report` does so for a part already run: table/rereport.ts). `--data-only DIR` only collects the table's offline data into DIR, for running one row alone
  * (table/configs.ts).
  */
 import { execFileSync, spawn } from "node:child_process";
@@ -20,7 +21,8 @@ import { isRealDomainName, REAL_DOMAIN_NAMES } from "@/core/envs/names";
 import { RunConfig } from "@/core/train/config";
 import type { RunMethod } from "@/core/train/methods";
 import { applyOverride } from "@/core/train/overrides";
-import { markdown, type RunOutcome, summarise } from "./report";
+import { markdown, type ReferenceRows, type RunOutcome, summarise } from "./report";
+import { loadReference } from "./rereport";
 import {
   type Domain,
   IMPORTED_SHOP,
@@ -45,6 +47,8 @@ interface Options {
   overrides: string[];
   /** A named part of the table (`--part grpo` writes table-grpo.md): rows that fit the machine in one go. */
   part: string | undefined;
+  /** `--reference FILE`: another part's results, whose real-env rows this part's rows are compared with. */
+  reference: ReferenceRows | undefined;
 }
 
 function parseArgs(args: string[]): Options {
@@ -86,6 +90,7 @@ function parseArgs(args: string[]): Options {
     rows,
     overrides,
     part,
+    reference: value("--reference") === undefined ? undefined : loadReference(value("--reference") ?? ""),
   };
 }
 
@@ -293,7 +298,7 @@ export async function tableBench(args: string[]): Promise<void> {
     bar.stop();
 
     const summaries = options.domains.flatMap((domain) =>
-      summarise(domain, selectedRows(domain, options, 0), outcomes),
+      summarise(domain, selectedRows(domain, options, 0), outcomes, options.reference),
     );
     const minutes = (performance.now() - started) / 60_000;
     const meta = {
@@ -304,6 +309,7 @@ export async function tableBench(args: string[]): Promise<void> {
       date: new Date().toISOString().slice(0, 10),
       heldOut: options.validation ? ("validation" as const) : ("test" as const),
       overrides: options.overrides,
+      reference: options.reference?.source,
     };
     fs.mkdirSync(options.out, { recursive: true });
     // A partial or changed table never overwrites the reproduction table.

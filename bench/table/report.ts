@@ -82,7 +82,21 @@ const gapOf = (o: RunOutcome) =>
     ? undefined
     : (o.finalSimSuccess - o.finalSuccess) * 100;
 
-export function summarise(domain: Domain, rows: TableRow[], outcomes: RunOutcome[]): RowSummary[] {
+/**
+ * Real-env rows of another part of the table (its file's summaries), for a part that has none of its own: its rows
+ * are then compared with those, as if they were beside them. Their runs must be at the same scale and seeds.
+ */
+export interface ReferenceRows {
+  source: string;
+  summaries: RowSummary[];
+}
+
+export function summarise(
+  domain: Domain,
+  rows: Pick<TableRow, "key" | "label">[],
+  outcomes: RunOutcome[],
+  reference?: ReferenceRows,
+): RowSummary[] {
   return rows
     .map((row) => {
       const mine = outcomes.filter((o) => o.domain === domain && o.key === row.key);
@@ -123,15 +137,19 @@ export function summarise(domain: Domain, rows: TableRow[], outcomes: RunOutcome
           : null,
       };
     })
-    .map((summary, _, all) => withNoise(summary, all));
+    .map((summary, _, all) => withNoise(summary, all, reference));
 }
 
 /** A row's interval, and how it differs from real-env training with the same algorithm, inside the noise or not. */
-function withNoise(s: RowSummary, all: RowSummary[]): RowSummary {
+function withNoise(s: RowSummary, all: RowSummary[], other?: ReferenceRows): RowSummary {
   const n = s.runs - s.failed;
   const successCi95 = meanInterval(s.successMean, s.successStd, n);
   const algorithm = s.key.split("/")[1];
-  const reference = algorithm ? all.find((r) => r.key === `real/${algorithm}`) : undefined;
+  const key = `real/${algorithm}`;
+  const own = algorithm ? all.find((r) => r.key === key) : undefined;
+  const borrowed =
+    algorithm && !own ? other?.summaries.find((r) => r.domain === s.domain && r.key === key) : undefined;
+  const reference = own ?? (borrowed && { ...borrowed, label: `${borrowed.label} (${other?.source})` });
   const vsReal =
     reference && reference.key !== s.key
       ? welch(
@@ -184,6 +202,8 @@ export function markdown(
     date: string;
     heldOut?: "test" | "validation";
     overrides?: string[];
+    /** The part whose real-env rows this one is compared with, where it has none of its own. */
+    reference?: string;
   },
 ): string {
   const heldOut =
@@ -199,7 +219,11 @@ export function markdown(
       "(mean ± standard deviation over seeds, and the 95% interval of the mean by Student's t). " +
       "The column against real-env training is the difference from the real-env row of the same algorithm with " +
       "Welch's 95% interval; where that interval holds 0 the difference is marked _noise_: these seeds cannot " +
-      "tell the two rows apart. The sim-to-real gap is the final policy's success on the " +
+      "tell the two rows apart" +
+      (meta.reference
+        ? ` (where this part has no real-env row of its own, the one in ${meta.reference}, same scale and seeds)`
+        : "") +
+      ". The sim-to-real gap is the final policy's success on the " +
       "same tasks in the synthetic environment minus its real success: how much of what it learned only " +
       "pleases the experience model. On the shop, success is strict (exact options) as the rewards are; the " +
       "WebShop rule column scores the same purchases by WebShop's own goal.py (an option counts when its fuzzy " +
