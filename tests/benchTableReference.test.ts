@@ -63,29 +63,23 @@ describe("a part of the table without a real-env row of its own", () => {
       };
       const real = store("table-grpo.json", [REAL], runs(REAL.key, [85, 83, 87, 86, 83]));
       const part = store("table-grpo-household.json", [DREAMGYM], dreamgym);
-      await run(process.execPath, [
-        "--import",
-        "tsx",
-        path.join("bench", "main.ts"),
-        "table-report",
-        part,
-        "--reference",
-        real,
-      ]);
+      const tableReport = (reference: string) =>
+        run(process.execPath, [
+          "--import",
+          "tsx",
+          path.join("bench", "main.ts"),
+          "table-report",
+          part,
+          "--reference",
+          reference,
+        ]);
+      await tableReport(real);
       const stored = JSON.parse(fs.readFileSync(part, "utf8"));
       expect(stored.reference).toBe("table-grpo.md");
       expect(stored.summaries[0]).toMatchObject({ successMean: 75, vsReal: { noise: false } });
       expect(stored.runs).toEqual(dreamgym);
       expect(fs.readFileSync(part.replace(".json", ".md"), "utf8")).toContain("| -9.8 [");
-      const bad = await run(process.execPath, [
-        "--import",
-        "tsx",
-        path.join("bench", "main.ts"),
-        "table-report",
-        part,
-        "--reference",
-        part,
-      ]).catch((e: { stderr: string }) => e);
+      const bad = await tableReport(part).catch((e: { stderr: string }) => e);
       expect((bad as { stderr: string }).stderr).toMatch(/has no real-env row/);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
