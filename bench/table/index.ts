@@ -9,8 +9,8 @@
  * and `--set grpo.epochs=2` (repeatable) changes a setting of every row kept, as `train --set` does.
  * `--part NAME` names a selection of rows as a part of the table (table-NAME.md and .json), for a table too large
  * to run at once; `--reference FILE` compares its rows with another part's real-env rows where it has none (and
- * `npm run bench -- table-report` does so for a part already run: table/rereport.ts). `--data-only DIR` only collects the table's offline data into DIR, for running one row alone
- * (table/configs.ts).
+ * `npm run bench -- table-report` does so for a part already run: table/rereport.ts). `--data-only DIR` only
+ * collects the table's offline data into DIR, for running one row alone (table/configs.ts).
  */
 import { execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
@@ -78,6 +78,7 @@ function parseArgs(args: string[]): Options {
     throw new Error(`--rows: no row ${unknown.join(", ")} (rows: ${[...known].join(", ")})`);
   const overrides = args.flatMap((a, i) => (a === "--set" ? [args[i + 1] ?? ""] : []));
   const part = value("--part");
+  const reference = value("--reference");
   if (part !== undefined && !/^[a-z0-9-]+$/.test(part))
     throw new Error(`--part: a name of lower-case letters, digits and dashes, not "${part}"`);
   return {
@@ -90,7 +91,7 @@ function parseArgs(args: string[]): Options {
     rows,
     overrides,
     part,
-    reference: value("--reference") === undefined ? undefined : loadReference(value("--reference") ?? ""),
+    reference: reference === undefined ? undefined : loadReference(reference),
   };
 }
 

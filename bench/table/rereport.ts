@@ -56,7 +56,7 @@ export async function tableReportBench(args: string[]): Promise<void> {
     ),
   );
   const meta = { ...stored, reference: reference?.source ?? stored.reference };
-  fs.writeFileSync(file, `${JSON.stringify({ ...stored, reference: meta.reference, summaries }, null, 2)}\n`);
+  fs.writeFileSync(file, `${JSON.stringify({ ...meta, summaries }, null, 2)}\n`);
   fs.writeFileSync(file.replace(/\.json$/, ".md"), markdown(summaries, meta));
   process.stdout.write(
     `${JSON.stringify({ bench: "table-report", file, rows: summaries.length, reference: meta.reference ?? null })}\n`,

@@ -1,8 +1,8 @@
 /**
  * What the reproduction table runs: for each domain the untrained policy and behaviour cloning, and for GRPO and
  * PPO the real-env baseline (80K real transitions), DreamGym (0 real, the domain's synthetic budget: 80K, the
- * household's 160K) and DreamGym-S2R (5K real after the same synthetic phase); DreamGym's three ablations where the paper reports them (WebShop, GRPO), at the
- * same synthetic budget, and beside them DreamGym with pessimism where its model is unsure and S2R with its real
+ * household's 160K) and DreamGym-S2R (5K real after the same synthetic phase); DreamGym's three ablations where
+ * the paper reports them (WebShop, GRPO), at the same synthetic budget, and beside them DreamGym with pessimism where its model is unsure and S2R with its real
  * iterations interleaved and learnt by the experience model. Every row is a plain run config, the same the CLI and
  * the UI launch.
  */
