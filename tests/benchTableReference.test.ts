@@ -81,6 +81,9 @@ describe("a part of the table without a real-env row of its own", () => {
       expect(fs.readFileSync(part.replace(".json", ".md"), "utf8")).toContain("| -9.8 [");
       const bad = await tableReport(part).catch((e: { stderr: string }) => e);
       expect((bad as { stderr: string }).stderr).toMatch(/has no real-env row/);
+      fs.writeFileSync(path.join(dir, "empty.json"), "");
+      const empty = await tableReport(path.join(dir, "empty.json")).catch((e: { stderr: string }) => e);
+      expect((empty as { stderr: string }).stderr).toMatch(/empty\.json: not a table's results file/);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }

@@ -24,7 +24,12 @@ interface StoredTable {
 }
 
 function readTable(file: string): StoredTable {
-  const stored = JSON.parse(fs.readFileSync(file, "utf8")) as Partial<StoredTable>;
+  let stored: Partial<StoredTable>;
+  try {
+    stored = JSON.parse(fs.readFileSync(file, "utf8")) as Partial<StoredTable>;
+  } catch (error) {
+    throw new Error(`${file}: not a table's results file (${(error as Error).message})`);
+  }
   if (!Array.isArray(stored.summaries) || !Array.isArray(stored.runs) || !stored.scale)
     throw new Error(`${file}: not a table's results file (no summaries, runs or scale)`);
   return stored as StoredTable;
