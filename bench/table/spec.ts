@@ -70,7 +70,7 @@ export const SCALES: Record<"full" | "quick", Scale> = {
     iterations: 100_000,
     // The shop and the office at the real-env rows' 80K (on the shop's validation tasks 160K read 60.0 against 60.3
     // for S2R: docs/shop-sim-to-real.md). The household at 240K: on validation tasks (seeds 0-5) its DreamGym GRPO
-    // read 63.2 ± 8.2 at 80K, 70.8 ± 4.5 at 160K and 74.7 ± 3.4 at 240K, its curves still rising past 80K
+    // read 63.2 ± 8.2 at 80K, 70.8 ± 4.5 at 160K, 74.7 ± 3.4 at 240K and 74.0 ± 4.3 at 320K, where it levels off
     // (bench/results/validation-household-worlds.json, docs/experience-model.md "Worlds drawn whole").
     syntheticBudget: { shop: 80_000, household: 240_000, office: 80_000 },
     tasksPerBatch: 8,
