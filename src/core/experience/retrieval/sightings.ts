@@ -3,6 +3,7 @@ import { hashString } from "../../util/random";
 import { literalPattern } from "../../util/regex";
 import { contentWords } from "../../util/words";
 import { actionParts, actionTemplate } from "../admissible";
+import { segmentsOf } from "../segments";
 import { applySubstitutions, type Substitution } from "./analogy";
 
 /**
@@ -85,9 +86,22 @@ function wholeWord(word: string): RegExp {
   return pattern;
 }
 
-/** Whether the page after shows the word more often than the page before. */
+/**
+ * Whether the page after shows the word in a sentence the page before did not have: a room's page after walking on
+ * shows an apple there even when the place walked from showed one too, and a page that echoes its request in every
+ * step does not show its words anew.
+ */
 function sighted(state: Observation, next: Observation, word: string): boolean {
-  return timesNamed(next.text, word) > timesNamed(state.text, word);
+  const before = new Set(sentences(state.text));
+  return sentences(next.text).some((s) => !before.has(s) && timesNamed(s, word) > 0);
+}
+
+/** A page's sentences: its segments (segments.ts), cut again at a mark standing alone and after a full stop. */
+function sentences(text: string): string[] {
+  return segmentsOf(text)
+    .flatMap((segment) => segment.split(/\s+[^\sa-z0-9]+\s+|(?<=[.!?])\s+/i))
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 /**
@@ -129,6 +143,11 @@ function placesOffered(
     if (instance !== "" && !places.has(instance)) places.set(instance, cls);
   }
   return places;
+}
+
+/** Whether an action names a place instance whole ("put apple 1 in/on countertop 1" names "countertop 1"). */
+function namesPlace(action: string, instance: string): boolean {
+  return instance.split("\u0001").every((part) => timesNamed(action, part) > 0);
 }
 
 /** A number in (0, 1) fixed by the strings: the same task, place and word draw the same world every time. */
@@ -218,11 +237,22 @@ export class SightingCounts {
     const words = requestWords(instruction);
     for (const word of words) {
       const asked = looks.filter((l) => l.instance !== "" && timesNamed(l.t.action, word) === 0);
-      // Where the episode saw the word, and at which step first at each place.
+      // Where the episode saw the word, and at which step first at each place, until an action named the word and
+      // the place together (a take from it, a put in it): what the place held since is the agent's doing, not the
+      // world's, and a look before such a put is no look at a place that held the thing.
+      const moved = new Set<string>();
       const seenAt = new Map<string, number>();
-      asked.forEach((l, i) => {
-        if (!seenAt.has(l.instance) && sighted(l.t.state, l.t.next, word)) seenAt.set(l.instance, i);
-      });
+      let at = 0;
+      for (const l of looks) {
+        if (l.instance === "") continue;
+        if (timesNamed(l.t.action, word) > 0) {
+          for (const instance of room.keys()) if (namesPlace(l.t.action, instance)) moved.add(instance);
+          continue;
+        }
+        if (!seenAt.has(l.instance) && !moved.has(l.instance) && sighted(l.t.state, l.t.next, word))
+          seenAt.set(l.instance, at);
+        at++;
+      }
       const w = this.words.get(word) ?? [0, 0, 0, 0];
       w[0] += asked.length;
       w[1] += seenAt.size;
