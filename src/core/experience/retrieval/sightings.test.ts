@@ -102,6 +102,60 @@ describe("where a request's things are", () => {
     expect(ask(sightings, "task-1", "pot 2", { text: "In the pot 2 grows a cactus 1." })).toBe(undefined);
   });
 
+  it("sees the thing at each place that shows it, whatever the page before showed, and not in what the agent carries", () => {
+    // Every rose grows in two beds; the gardener carries one picked earlier, which the status part names on every page.
+    const sightings = new SightingCounts();
+    const step = (e: number, i: number, action: string, before: string, after: string): Transition => ({
+      ...look(e, i, "bed 1", "bed 1"),
+      action,
+      state: { text: before, actions: path().actions },
+      next: { text: after, actions: path().actions },
+    });
+    for (let e = 0; e < 40; e++) {
+      const status = (at: string) => `\n[at: ${at} | carrying: rose 9]`;
+      const offers = new Set(path().actions);
+      const pages = [
+        `You stand on the path.${status("path")}`,
+        `In the bed 1 grows a rose 1.${status("bed 1")}`,
+        `In the bed 2 grows a rose 2.${status("bed 2")}`,
+        `In the pot 1 grows a fern 2.${status("pot 1")}`,
+      ];
+      ["bed 1", "bed 2", "pot 1"].forEach((place, i) => {
+        sightings.learn(step(e, i, `look in ${place}`, pages[i]!, pages[i + 1]!), offers);
+      });
+      sightings.endEpisode();
+    }
+    // Two places a request's rose was seen at, not one (the page before showed a rose too), and never the pot
+    // (whose page names the rose carried).
+    expect(sightings.places("bring a fresh rose to the porch.")).toBeGreaterThan(1.8);
+    expect(sightings.odds("pot", "rose") ?? 0).toBe(0);
+  });
+
+  it("does not take a place the agent put the thing in for one that held it", () => {
+    const sightings = new SightingCounts();
+    for (let e = 0; e < 40; e++) {
+      const offers = new Set(path().actions);
+      // The rose is in bed 1; the gardener looks into bed 2 (empty), picks the rose, puts it in bed 2, looks again.
+      const steps: [string, string][] = [
+        ["look in bed 2", "In the bed 2 grows nothing."],
+        ["look in bed 1", "In the bed 1 grows a rose 1."],
+        ["pick rose 1 from bed 1", "You pick the rose 1."],
+        ["put rose 1 in bed 2", "You put the rose 1 in the bed 2."],
+        ["look in bed 2", "In the bed 2 grows a rose 1."],
+      ];
+      steps.forEach(([action, text], i) => {
+        sightings.learn(
+          { ...look(e, i, "bed 1", "bed 1"), action, next: { text, actions: path().actions } },
+          offers,
+        );
+      });
+      sightings.endEpisode();
+    }
+    // Every look into a bed that held the rose showed it: the empty look into bed 2 came before the put.
+    expect(sightings.reveal("look in *", "bed")).toBeGreaterThan(0.95);
+    expect(sightings.places("bring a fresh rose to the porch.")).toBeLessThan(1.2);
+  });
+
   it("survives the trip to a prediction thread", () => {
     const copy = SightingCounts.fromData(JSON.parse(JSON.stringify(greenhouse().toData())));
     expect(copy.odds("bed", "rose")).toBeCloseTo(greenhouse().odds("bed", "rose") ?? 0, 6);
