@@ -156,6 +156,33 @@ describe("where a request's things are", () => {
     expect(sightings.places("bring a fresh rose to the porch.")).toBeLessThan(1.2);
   });
 
+  it("draws no world where requests say where their things are", () => {
+    // Each request names the bed its rose grows in: the page of that bed, rewritten for the request, already shows it
+    // (here the analogue's page is left as it is, whatever it shows).
+    const sightings = new SightingCounts();
+    const rng = new Rng("named beds");
+    for (let e = 0; e < 60; e++) {
+      const rose = `bed ${rng.int(1, 3)}`;
+      const offers = new Set(path().actions);
+      sightings.learn(
+        { ...look(e, 0, rose, rose, true), instruction: `bring the rose of ${rose} to the porch.` },
+        offers,
+      );
+      sightings.endEpisode();
+    }
+    const asked = sightings.sight(
+      "task-1",
+      "bring the tulip of bed 2 to the porch.",
+      path(),
+      "look in bed 2",
+      { text: "In the bed 2 grows nothing." },
+      path().actions ?? [],
+    );
+    expect(asked).toBe(undefined);
+    // Where requests do not say where, the same page is made this world's.
+    expect(ask(greenhouse(), "task-1", "pot 2", { text: "In the pot 2 grows a tulip 3." })?.held).toBe(false);
+  });
+
   it("survives the trip to a prediction thread", () => {
     const copy = SightingCounts.fromData(JSON.parse(JSON.stringify(greenhouse().toData())));
     expect(copy.odds("bed", "rose")).toBeCloseTo(greenhouse().odds("bed", "rose") ?? 0, 6);
