@@ -183,6 +183,38 @@ describe("where a request's things are", () => {
     expect(ask(greenhouse(), "task-1", "pot 2", { text: "In the pot 2 grows a tulip 3." })?.held).toBe(false);
   });
 
+  it("counts the places an episode did not seek the thing at but saw it at once it had one", () => {
+    // The rose grows in one place, and a second one in each other place one time in five; once it has picked the
+    // first, the gardener looks into two other places chosen by the request (to water them), not by the roses.
+    const sightings = new SightingCounts();
+    const rng = new Rng("second roses");
+    for (let e = 0; e < 200; e++) {
+      const first = rng.pick(PLACES);
+      const others = PLACES.filter((p) => p !== first);
+      const second = new Set(others.filter(() => rng.next() < 0.2));
+      const offers = new Set(path().actions);
+      const page = (place: string) => `In the ${place} grows ${second.has(place) ? "a rose 2" : "a fern 2"}.`;
+      const watered = [...others].sort(() => rng.next() - 0.5).slice(0, 2);
+      const steps: [string, string][] = [
+        [`look in ${first}`, `In the ${first} grows a rose 1.`],
+        [`pick rose 1 from ${first}`, "You pick the rose 1."],
+        ...watered.map((p): [string, string] => [`look in ${p}`, page(p)]),
+      ];
+      steps.forEach(([action, text], i) => {
+        sightings.learn(
+          { ...look(e, i, first, first), action, next: { text, actions: path().actions } },
+          offers,
+        );
+      });
+      sightings.endEpisode();
+    }
+    const instruction = "bring a fresh rose to the porch.";
+    // Seen: the first rose and a second at 0.4 of the episodes; held: 1.8 places of 5.
+    expect(sightings.places(instruction)).toBeLessThan(1.5);
+    expect(sightings.places(instruction, 5)).toBeGreaterThan(1.65);
+    expect(sightings.places(instruction, 5)).toBeLessThan(1.95);
+  });
+
   it("survives the trip to a prediction thread", () => {
     const copy = SightingCounts.fromData(JSON.parse(JSON.stringify(greenhouse().toData())));
     expect(copy.odds("bed", "rose")).toBeCloseTo(greenhouse().odds("bed", "rose") ?? 0, 6);
