@@ -103,11 +103,20 @@ function sighted(state: Observation, next: Observation, word: string): boolean {
 
 /** A page's sentences: its segments (segments.ts), cut again at a mark standing alone and after a full stop. */
 function sentences(text: string): string[] {
-  return segmentsOf(text)
-    .flatMap((segment) => segment.split(/\s+[^\sa-z0-9]+\s+|(?<=[.!?])\s+/i))
-    .map((s) => s.trim())
-    .filter(Boolean);
+  let cut = cutPages.get(text);
+  if (!cut) {
+    if (cutPages.size >= 4_096) cutPages.clear();
+    cut = segmentsOf(text)
+      .flatMap((segment) => segment.split(/\s+[^\sa-z0-9]+\s+|(?<=[.!?])\s+/i))
+      .map((s) => s.trim())
+      .filter(Boolean);
+    cutPages.set(text, cut);
+  }
+  return cut;
 }
+
+/** Pages cut into sentences, made once: every prediction reads each request word on two pages. */
+const cutPages = new Map<string, string[]>();
 
 /**
  * What an action acts on, as a class of place: its arguments without their numbers ("countertop" of "countertop
@@ -248,24 +257,25 @@ export class SightingCounts {
     }));
     const words = requestWords(instruction);
     for (const word of words) {
-      const asked = looks.filter((l) => l.instance !== "" && timesNamed(l.t.action, word) === 0);
-      // Where the episode saw the word, and at which step first at each place, until an action named the word and
-      // the place together (a take from it, a put in it): what the place held since is the agent's doing, not the
-      // world's, and a look before such a put is no look at a place that held the thing.
+      // The looks that did not name the word, and where the episode saw it, at which of them first at each place,
+      // until an action named the word and the place together (a take from it, a put in it): what the place held
+      // since is the agent's doing, not the world's, and a look before such a put is no look at a place that held
+      // the thing.
+      const asked: (typeof looks)[number][] = [];
+      const movedAtLook: boolean[] = [];
       const moved = new Set<string>();
       const seenAt = new Map<string, number>();
-      const movedAtLook: boolean[] = [];
-      let at = 0;
       for (const l of looks) {
         if (l.instance === "") continue;
         if (timesNamed(l.t.action, word) > 0) {
           for (const instance of room.keys()) if (namesPlace(l.t.action, instance)) moved.add(instance);
           continue;
         }
-        if (!seenAt.has(l.instance) && !moved.has(l.instance) && sighted(l.t.state, l.t.next, word))
-          seenAt.set(l.instance, at);
-        movedAtLook.push(moved.has(l.instance));
-        at++;
+        const wasMoved = moved.has(l.instance);
+        if (!seenAt.has(l.instance) && !wasMoved && sighted(l.t.state, l.t.next, word))
+          seenAt.set(l.instance, asked.length);
+        asked.push(l);
+        movedAtLook.push(wasMoved);
       }
       const w = this.words.get(word) ?? [0, 0, 0, 0];
       w[0] += asked.length;
@@ -390,7 +400,6 @@ export class SightingCounts {
     if (this.sayWhere === undefined) {
       let named = 0;
       let all = 0;
-      this.pooledFirsts();
       for (const [key, c] of this.firsts) {
         const [cls, word] = key.split("\u0000") as [string, string];
         if (!this.isThing(word)) continue;
