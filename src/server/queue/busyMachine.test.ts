@@ -1,6 +1,8 @@
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { createRunRow } from "../../../tests/helpers/runRow";
 import { createTestDb, describeEachDatabase, type TestDb } from "../../../tests/helpers/testDb";
+import type { Db } from "../db";
+import type { Dialect } from "../sql/dialect";
 import type { HeartbeatThread } from "./heartbeatThread";
 import { claim, crashPoint, enqueue, recordLapse } from "./queue";
 import { failStuckRuns, STUCK_GRACE_MS, stuckRuns } from "./stuckRuns";
@@ -24,6 +26,30 @@ function slowThread(bootMs: number): HeartbeatThread {
     progress: () => {},
     stop: async () => {},
   } as unknown as HeartbeatThread;
+}
+
+const FULL = "database or disk is full";
+
+/** Every update of a job row fails as on a full disk, until allowJobUpdates. */
+async function refuseJobUpdates(db: Db, dialect: Dialect): Promise<void> {
+  if (dialect === "sqlite") {
+    await db.$executeRawUnsafe(
+      `CREATE TRIGGER refuse_job_updates BEFORE UPDATE ON "Job" BEGIN SELECT RAISE(ABORT, '${FULL}'); END`,
+    );
+    return;
+  }
+  await db.$executeRawUnsafe(
+    `CREATE FUNCTION refuse_update() RETURNS trigger AS $$ BEGIN RAISE EXCEPTION '${FULL}'; END $$ LANGUAGE plpgsql`,
+  );
+  await db.$executeRawUnsafe(
+    `CREATE TRIGGER refuse_job_updates BEFORE UPDATE ON "Job" FOR EACH ROW EXECUTE FUNCTION refuse_update()`,
+  );
+}
+
+async function allowJobUpdates(db: Db, dialect: Dialect): Promise<void> {
+  await db.$executeRawUnsafe(
+    dialect === "sqlite" ? `DROP TRIGGER refuse_job_updates` : `DROP TRIGGER refuse_job_updates ON "Job"`,
+  );
 }
 
 describeEachDatabase("the queue on a busy machine", (dialect) => {
@@ -97,6 +123,40 @@ describeEachDatabase("the queue on a busy machine", (dialect) => {
       crashStreak: 0,
       lapses: 1,
     });
+  });
+
+  it("records the lapse once a full disk that refused it has room again", async () => {
+    await enqueue(t.db, "collect", payload);
+    const other = await t.connectAgain();
+    let release: () => void = () => {};
+    const handedOver = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const paused: JobHandlers = {
+      async collect(_payload, ctx) {
+        await handedOver;
+        await ctx.db.$transaction((tx) => ctx.fence(tx));
+        return { ok: true };
+      },
+    };
+    const first = runOneJob({
+      db: t.db,
+      workerId: "paused",
+      handlers: paused,
+      leaseMs: 300,
+      heartbeatMs: 60_000,
+      heartbeatThread: slowThread(0),
+    });
+    await sleep(500);
+    expect(await claim(other, "next", 60_000)).toMatchObject({ crashes: 1 });
+    // The worker wakes to a disk with no room: every write to the job is refused for 1.5 s.
+    await refuseJobUpdates(other, t.dialect);
+    release();
+    await sleep(1_500);
+    expect(await other.job.findFirstOrThrow()).toMatchObject({ crashes: 1, lapses: 0 });
+    await allowJobUpdates(other, t.dialect);
+    expect(await first).toBe(true);
+    expect(await t.db.job.findFirstOrThrow()).toMatchObject({ lockedBy: "next", crashes: 0, lapses: 1 });
   });
 
   it("sends a job that met a full disk or a locked database back to wait, without spending an attempt", async () => {

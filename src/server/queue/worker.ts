@@ -146,7 +146,9 @@ export async function runOneJob(
       }
     }
   }
-  if (lost && (await recordLapse(db, job).catch(() => false)))
+  // The lapse is a write like any other: a full disk or a held lock refuses it for a while, and a lapse not
+  // recorded leaves a crash counted against a job that never crashed its worker.
+  if (lost && (await throughFaults(() => recordLapse(db, job), options.stopping)))
     log(
       `[${workerId}] ${job.type} ${job.id}: its lease ran out while this worker was alive; not counted as a crash`,
     );
@@ -156,11 +158,10 @@ export async function runOneJob(
 
 /**
  * Records that the job waits out a machine fault. The record is a write, which the same fault may refuse (a disk
- * with no byte left): then it is tried again, further apart each time, for as long as the fault lasts and the job
- * is still this worker's; the heartbeat keeps the lease meanwhile where it can. Undefined when the worker stops
- * first or another error comes.
+ * with no byte left); the heartbeat keeps the lease meanwhile where it can. Undefined when the worker stops first
+ * or another error comes.
  */
-async function waitOut(
+function waitOut(
   db: Db,
   job: Job,
   workerId: string,
@@ -168,9 +169,17 @@ async function waitOut(
   fault: string,
   stopping?: AbortSignal,
 ): Promise<{ waited: boolean; retryInMs: number } | undefined> {
+  return throughFaults(() => wait(db, job, workerId, error, fault), stopping);
+}
+
+/**
+ * A write tried again, further apart each time, for as long as a machine fault (a full disk, a locked database)
+ * refuses it. Undefined when the worker stops first or an error of another kind comes.
+ */
+async function throughFaults<T>(write: () => Promise<T>, stopping?: AbortSignal): Promise<T | undefined> {
   for (let tries = 1; ; tries++) {
     try {
-      return await wait(db, job, workerId, error, fault);
+      return await write();
     } catch (writeError) {
       if (!recoverableFault(writeError) || stopping?.aborted) return undefined;
       await sleep(waitMs(tries), stopping);
