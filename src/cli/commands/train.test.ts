@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
+import { PolicyCheckpoint } from "@/core/policy/checkpoint";
 import { applyOverride } from "@/core/train/overrides";
 
 const root = path.resolve(import.meta.dirname, "../../..");
@@ -33,9 +34,12 @@ describe("train --set", () => {
       });
     try {
       // Behaviour cloning needs no offline data in the database: the expert demonstrates on the spot.
+      const checkpoint = path.join(dir, "policy.json");
       const { stdout } = await run(
         "--config",
         "configs/quick/household-bc.json",
+        "--checkpoint",
+        checkpoint,
         "--set",
         "demonstrations=5",
         "--set",
@@ -49,7 +53,12 @@ describe("train --set", () => {
         algorithm: "bc",
         testEpisodes: 2,
         overrides: ["demonstrations=5", "evaluation.episodes=2", "bc.epochs=3"],
+        checkpoint,
       });
+      // The final policy, whole, in the checkpoint format the app stores.
+      const saved = PolicyCheckpoint.parse(JSON.parse(fs.readFileSync(checkpoint, "utf8")));
+      expect(saved.weights.length).toBeGreaterThan(0);
+      expect(fs.existsSync(`${checkpoint}.partial`)).toBe(false);
       await expect(
         run("--config", "configs/quick/household-bc.json", "--set", "bc.epochz=3"),
       ).rejects.toThrow(/bc[\s\S]*epochz/);

@@ -26,6 +26,18 @@ function readConfig(file: string, overrides: string[]) {
   );
 }
 
+/** Written beside and renamed into place: a crash mid-write leaves the old file or none, never half a checkpoint. */
+function writeWhole(file: string, text: string): void {
+  const partial = `${file}.partial`;
+  try {
+    fs.writeFileSync(partial, text);
+    fs.renameSync(partial, file);
+  } catch (error) {
+    fs.rmSync(partial, { force: true });
+    throw new Error(`cannot write the checkpoint to ${file}: ${(error as Error).message}`);
+  }
+}
+
 function proxyFigures(e: EvaluationResult) {
   return {
     syntheticSuccess: e.successRate,
@@ -58,7 +70,11 @@ export function registerTrainCommands(program: Command) {
       (value: string, previous: string[]) => [...previous, value],
       [] as string[],
     )
-    .action(async (options: { config: string; set: string[] }) => {
+    .option(
+      "--checkpoint <file>",
+      "write the final policy (its weights, as JSON) to this file, e.g. to play it again or study its failures",
+    )
+    .action(async (options: { config: string; set: string[]; checkpoint?: string }) => {
       const config = readConfig(options.config, options.set);
       const db = await database();
       const deps = await runDeps(db, config);
@@ -84,6 +100,7 @@ export function registerTrainCommands(program: Command) {
         },
       });
       await deps.close();
+      if (options.checkpoint) writeWhole(options.checkpoint, `${JSON.stringify(result.checkpoint)}\n`);
       bar.update(total);
       bar.stop();
       if (last) process.stderr.write(`${last}\n`);
@@ -133,6 +150,7 @@ export function registerTrainCommands(program: Command) {
           (result.realTransitions + result.syntheticTransitions) / Math.max(result.seconds, 1e-3),
         ),
         ...(deps.llm ? { llm: llmReport(deps.llm.stats(), result.syntheticTransitions) } : {}),
+        ...(options.checkpoint ? { checkpoint: options.checkpoint } : {}),
       });
     });
 }
