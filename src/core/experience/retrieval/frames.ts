@@ -41,6 +41,13 @@ export function labelledParts(text: string): string[] {
   return [...parts(text).values()].filter((part) => part !== "");
 }
 
+/** A page's labelled parts by label, each as the class of what it says ("holding" → "cup" of "holding: cup 1]"). */
+export function frameOf(text: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const [label, part] of parts(text)) if (part !== "") out.set(label, valueClass(part));
+  return out;
+}
+
 /** What a part says after its label, without the marks around it: "cup 1" of "holding: cup 1]". */
 function partValue(part: string): string {
   return part
@@ -91,6 +98,13 @@ const RARE_TIMES = 5;
 const RARE_SHARE = 0.01;
 /** Counts of the real pages' offers (`times`), kept in the same table: by kind, and by kind, position and class. */
 const OFFER = "\u0003";
+/** Counts of what a labelled part said on the real pages that offered a kind (`times`): by kind and label, and value. */
+const OFFERED_WITH = "\u0004";
+
+/** A part's value without its numbers ("cup" of "cup 1"): what one value of a part shares with another. */
+function valueClass(part: string): string {
+  return partValue(part).replace(/\d+/g, "").replace(/\s+/g, " ").trim();
+}
 
 /** The classes of an action's arguments: without their numbers ("countertop" of "countertop 3"). */
 function argumentClasses(action: string, page: Observation): string[] {
@@ -110,6 +124,8 @@ export class FrameCounts {
    */
   learn(state: Observation, action: string, next: Observation, episodeOffers: ReadonlySet<string>): void {
     const kind = actionTemplate(action, state);
+    const labelled = [...parts(next.text)].filter(([, part]) => part !== "");
+    const kinds = new Set<string>();
     for (const a of next.actions ?? []) {
       const offer = actionTemplate(a, next);
       this.count(OFFER, false);
@@ -118,7 +134,14 @@ export class FrameCounts {
         this.count(`${OFFER}${offer}\u0000${i}`, false);
         this.count(`${OFFER}${offer}\u0000${i}\u0000${cls}`, false);
       });
+      kinds.add(offer);
     }
+    // Once per page and kind offered: what each labelled part said then.
+    for (const offer of kinds)
+      for (const [label, part] of labelled) {
+        this.count(`${OFFERED_WITH}${offer}\u0000${label}`, false);
+        this.count(`${OFFERED_WITH}${offer}\u0000${label}\u0000${valueClass(part)}`, false);
+      }
     if (next.actions) {
       // Whether each kind of action the next page offers was all offered before in the episode (the same room), and
       // whether the action just taken is offered again.
@@ -162,6 +185,45 @@ export class FrameCounts {
       if ((this.counts.get(`${OFFER}${offer}\u0000${i}\u0000${cls}`)?.times ?? 0) > 0) return true;
       return !this.closedPosition(offer, i);
     });
+  }
+
+  /** Whether every part this kind of action keeps (learnt) says the same on `other` as on `state`. */
+  sameFrame(state: Observation, action: string, other: Observation): boolean {
+    const kind = actionTemplate(action, state);
+    const theirs = parts(other.text);
+    for (const [label, part] of parts(state.text))
+      if (part !== "" && this.learnt(`${kind}\u0000${label}`) && theirs.get(label) !== part) return false;
+    return true;
+  }
+
+  /**
+   * Whether a page whose labelled parts say this may offer this kind of action: real pages offered some kinds only
+   * while a part said one thing (a take only while holding nothing), and a page rewritten from an analogue that
+   * said it offered them whatever this page's part says.
+   */
+  private offeredWith(offer: string, shown: ReadonlyMap<string, string>): boolean {
+    for (const [label, part] of shown) {
+      if (part === "") continue;
+      const all = this.counts.get(`${OFFERED_WITH}${offer}\u0000${label}`)?.times ?? 0;
+      if (all < MIN_TIMES) continue;
+      const same =
+        this.counts.get(`${OFFERED_WITH}${offer}\u0000${label}\u0000${valueClass(part)}`)?.times ?? 0;
+      if (same === 0 && this.oneValue(offer, label, all)) return false;
+    }
+    return true;
+  }
+
+  /** Whether real pages offering this kind all but always said one and the same thing in this part. */
+  private oneValue(offer: string, label: string, all: number): boolean {
+    const key = `${OFFERED_WITH}${offer}\u0000${label}`;
+    let one = this.closed.get(key);
+    if (one === undefined) {
+      one = false;
+      for (const [k, c] of this.counts)
+        if (k.startsWith(`${key}\u0000`) && c.times >= KEPT_SHARE * all) one = true;
+      this.closed.set(key, one);
+    }
+    return one;
   }
 
   /** Whether the classes real pages offered at this position of this kind of action are a closed set. */
@@ -213,6 +275,11 @@ export class FrameCounts {
       actions = this.offersOfThisWorld(kind, state, action, actions, episodeOffers);
     if (actions && onlyOffered) {
       const possible = actions.filter((a) => this.mayOffer(a, next));
+      if (possible.length < actions.length) actions = possible;
+    }
+    if (actions) {
+      const shown = parts(text);
+      const possible = actions.filter((a) => this.offeredWith(actionTemplate(a, next), shown));
       if (possible.length < actions.length) actions = possible;
     }
     if (text === next.text && actions === next.actions) return next;

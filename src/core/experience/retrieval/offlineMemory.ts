@@ -491,6 +491,21 @@ export class OfflineMemory {
     return this.frames.keep(state, action, next, offers, this.pagesTellAll === false);
   }
 
+  /** Whether what this kind of action keeps of a page (frames.ts) is the same on `earlier` as on `state`. */
+  sameFrame(state: Observation, action: string, earlier: Observation): boolean {
+    return this.frames.sameFrame(state, action, earlier);
+  }
+
+  /** The request's things the agent moved in this episode (sightings.ts movesOf), as a key: predictions read them. */
+  movesKey(
+    task: { instruction: string },
+    steps: readonly { state: Observation; action: string; next: Observation }[],
+  ): string {
+    if (this.pagesTellAll || steps.length === 0) return "";
+    const offers = steps[0]!.state.actions ?? [];
+    return this.sightings.movesKey(task.instruction, offers, steps);
+  }
+
   /**
    * The next state of this task's world where it holds (or lacks) a word of the request at the place the action
    * looks and the predicted page says otherwise (sightings.ts); only where each task has its own world behind the
@@ -503,11 +518,12 @@ export class OfflineMemory {
     action: string,
     predicted: Observation,
     earlier: readonly Observation[],
+    steps: readonly { action: string; next: Observation }[] = [],
   ): ReturnType<SightingCounts["sight"]> {
     if (this.pagesTellAll) return undefined;
     // The places of the episode's first page are the world's: the same at every step of the episode.
     const offers = (earlier[0] ?? state).actions ?? [];
-    return this.sightings.sight(task.id, task.instruction, state, action, predicted, offers);
+    return this.sightings.sight(task.id, task.instruction, state, action, predicted, offers, steps);
   }
 
   /** What each action verb does of a request's words where an episode's end does not show it (fulfils.ts). */

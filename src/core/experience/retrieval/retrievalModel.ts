@@ -112,10 +112,16 @@ const PREDICTIONS_MEMO = 20_000;
  * trace differs; keyed by the whole history, they did not, and the same prediction was made again. The JSON array ends where its brackets close, so the string
  * still names one input.
  */
-function predictionKey(input: ExperienceInput, goesBack: boolean, trace: string | undefined): string {
+function predictionKey(
+  input: ExperienceInput,
+  goesBack: boolean,
+  trace: string | undefined,
+  revisits: readonly { step: Step; stepsAgo: number }[],
+  moves: string,
+): string {
   const history = goesBack
     ? input.history.map(stepId)
-    : revisitsOf(input).map(({ step, stepsAgo }) => `${stepsAgo}\u0000${stepId(step)}`);
+    : revisits.map(({ step, stepsAgo }) => `${stepsAgo}\u0000${stepId(step)}`);
   return JSON.stringify([
     contentId(input.task),
     contentId(input.state),
@@ -124,6 +130,7 @@ function predictionKey(input: ExperienceInput, goesBack: boolean, trace: string 
     goesBack ? null : (queryOf(input) ?? null),
     history,
     trace ?? null,
+    moves,
   ]);
 }
 
@@ -134,7 +141,10 @@ function predictionKey(input: ExperienceInput, goesBack: boolean, trace: string 
  * since). Read from the whole episode where the caller keeps it (the model's own world stays put beyond the window
  * a prompt shows), else from the history. Latest first, with how many steps ago each was.
  */
-function revisitsOf(input: ExperienceInput): { step: Step; stepsAgo: number }[] {
+function revisitsOf(
+  input: ExperienceInput,
+  sameFrame: (earlier: Observation) => boolean = () => true,
+): { step: Step; stepsAgo: number }[] {
   const episode = input.episode ?? input.history;
   const wanted = normaliseAction(input.action);
   const args = new Set(actionParts(input.action, input.state).args);
@@ -144,7 +154,8 @@ function revisitsOf(input: ExperienceInput): { step: Step; stepsAgo: number }[] 
     if (!step.valid) continue;
     const action = normaliseAction(step.action);
     if (action === wanted) {
-      if (ofOneKind(input.state, step.state)) out.push({ step, stepsAgo: episode.length - i });
+      if (ofOneKind(input.state, step.state) && sameFrame(step.state))
+        out.push({ step, stepsAgo: episode.length - i });
     } else if (args.size > 0 && actionParts(step.action, step.state).args.some((a) => args.has(a))) break;
   }
   return out;
@@ -531,22 +542,34 @@ export class RetrievalExperienceModel implements ExperienceModel {
   /**
    * A page rewritten from an analogue, made this task's world's: whether the place looked at holds what the request
    * asks for (sightings.ts), and what the action never changes kept as this page has it, with the actions this
-   * world offers (frames.ts). A page seen (remembered, exact, or this episode's own) is left as it was.
+   * world offers (frames.ts). This episode's own page of the same action keeps its world and takes this step's
+   * frame (what the agent holds, what it is offered); a page seen (remembered, exact) is left as it was.
    */
   private ofThisWorld(
     input: ExperienceInput,
     analogous: Observation,
-    rewritten: boolean,
+    from: "analogue" | "revisit" | "seen",
   ): { next: Observation; sighting?: { word: string; held: boolean; rate: number } } {
-    if (!rewritten || !this.memory) return { next: analogous };
-    const earlier = (input.episode ?? input.history).map((s) => s.state);
-    const sighting = this.memory.sight(input.task, input.state, input.action, analogous, earlier);
+    if (from === "seen" || !this.memory) return { next: analogous };
+    const steps = input.episode ?? input.history;
+    const earlier = steps.map((s) => s.state);
+    // This episode's own page of the same action: what the agent has and is offered is this step's, not then's.
+    if (from === "revisit")
+      return { next: this.memory.keepFrame(input.state, input.action, analogous, earlier) };
+    const sighting = this.memory.sight(input.task, input.state, input.action, analogous, earlier, steps);
     const next = this.memory.keepFrame(input.state, input.action, sighting?.next ?? analogous, earlier);
     return sighting ? { next, sighting } : { next };
   }
 
   async predict(input: ExperienceInput): Promise<ExperiencePrediction> {
     const started = performance.now();
+    const memory = this.memory;
+    // This episode's own pages of the same action, where what the action keeps (what the agent holds) is as it was
+    // then: a page from when the hands were full offers nothing to take.
+    const revisits = revisitsOf(
+      input,
+      memory ? (earlier) => memory.sameFrame(input.state, input.action, earlier) : undefined,
+    );
     const key = predictionKey(
       input,
       this.memory?.goesBack(input.action) === true,
@@ -558,16 +581,21 @@ export class RetrievalExperienceModel implements ExperienceModel {
             input.action,
           )
         : undefined,
+      revisits,
+      memory?.movesKey(input.task, input.episode ?? input.history) ?? "",
     );
     let prediction = this.predictions.get(key);
     if (!prediction) {
-      prediction = await this.answer(input);
+      prediction = await this.answer(input, revisits);
       this.predictions.set(key, prediction);
     }
     return { ...prediction, latencyMs: performance.now() - started };
   }
 
-  private async answer(input: ExperienceInput): Promise<ExperiencePrediction> {
+  private async answer(
+    input: ExperienceInput,
+    revisits: readonly { step: Step; stepsAgo: number }[],
+  ): Promise<ExperiencePrediction> {
     const started = performance.now();
     const finish = (p: Omit<ExperiencePrediction, "model" | "latencyMs">): ExperiencePrediction => ({
       ...p,
@@ -599,7 +627,7 @@ export class RetrievalExperienceModel implements ExperienceModel {
         ? input.demonstrations
         : [...input.demonstrations, ...this.memory.prototypes(template)];
     // The agent's own earlier steps with the same action are evidence too (history is what makes that possible).
-    const revisits = revisitsOf(input).map(({ step, stepsAgo }) => ({
+    const ownSteps = revisits.map(({ step, stepsAgo }) => ({
       demo: {
         ...step,
         id: `history-${stepsAgo}`,
@@ -611,7 +639,7 @@ export class RetrievalExperienceModel implements ExperienceModel {
       },
       historyStep: stepsAgo,
     }));
-    const evidence = [...retrieved.map((demo) => ({ demo, historyStep: undefined })), ...revisits];
+    const evidence = [...retrieved.map((demo) => ({ demo, historyStep: undefined })), ...ownSteps];
     const candidates = evidence
       .map(({ demo, historyStep }, index): Candidate => {
         const mapping = this.mapping(demo, input);
@@ -682,8 +710,13 @@ export class RetrievalExperienceModel implements ExperienceModel {
     }
 
     // A page rewritten from an analogue keeps what this action never changes as this page has it.
-    const rewritten = recall?.known !== true && !chosen.exact && chosen.historyStep === undefined;
-    const { next, sighting } = this.ofThisWorld(input, recall?.next ?? chosen.next, rewritten);
+    const from =
+      recall?.known === true || chosen.exact
+        ? "seen"
+        : chosen.historyStep !== undefined
+          ? "revisit"
+          : "analogue";
+    const { next, sighting } = this.ofThisWorld(input, recall?.next ?? chosen.next, from);
     const lines = [
       `The action "${input.action}" ${admissible ? "is among the admissible actions" : "was not checked against a list of admissible actions"}.`,
       chosen.historyStep !== undefined

@@ -5,6 +5,7 @@ import { contentWords } from "../../util/words";
 import { actionParts, actionTemplate } from "../admissible";
 import { segmentsOf } from "../segments";
 import { applySubstitutions, type Substitution } from "./analogy";
+import { frameOf, labelledParts } from "./frames";
 
 /**
  * Where a request's things are, learnt from the real episodes of the offline data. Where each task has its own
@@ -162,6 +163,36 @@ function placesOffered(
 /** Whether an action names a place instance whole ("put apple 1 in/on countertop 1" names "countertop 1"). */
 function namesPlace(action: string, instance: string): boolean {
   return instance.split("\u0001").every((part) => timesNamed(action, part) > 0);
+}
+
+/**
+ * Where the agent moved a request's things in this episode, by word and place instance (`word\u0000instance`):
+ * after an action that named the word and a place of the room together, the thing is no longer there where a
+ * labelled part of the page after names it (carried: "holding: apple 1"), and is there where none does (put). The
+ * last such action decides. A drawn world knows nothing of the agent: without this, a place showed the apple the
+ * agent had just taken from it.
+ */
+export function movesOf(
+  instruction: string,
+  steps: readonly { action: string; next: Observation }[],
+  places: Iterable<string>,
+): Map<string, boolean> {
+  const moves = new Map<string, boolean>();
+  const words = requestWords(instruction);
+  const instances = [...places];
+  for (const { action, next } of steps) {
+    const named = words.filter((w) => timesNamed(action, w) > 0);
+    if (named.length === 0) continue;
+    const at = instances.filter((instance) => namesPlace(action, instance));
+    if (at.length === 0) continue;
+    const parts = labelledParts(next.text);
+    if (parts.length === 0) continue;
+    for (const word of named) {
+      const carried = parts.some((part) => timesNamed(part, word) > 0);
+      for (const instance of at) moves.set(`${word}\u0000${instance}`, !carried);
+    }
+  }
+  return moves;
 }
 
 /** A number in (0, 1) fixed by the strings: the same task, place and word draw the same world every time. */
@@ -509,6 +540,21 @@ export class SightingCounts {
     return world;
   }
 
+  /** movesOf for an episode whose first page offers `offers`, as a string (sorted): a prediction's key holds it. */
+  movesKey(
+    instruction: string,
+    offers: Iterable<string>,
+    steps: readonly { state: Observation; action: string; next: Observation }[],
+  ): string {
+    const first = steps[0];
+    if (!first) return "";
+    const room = placesOffered(offers, first.state, instruction);
+    return [...movesOf(instruction, steps, room.keys())]
+      .map(([key, at]) => `${key}\u0000${at ? 1 : 0}`)
+      .sort()
+      .join("\u0001");
+  }
+
   /**
    * The next state of a task's world: where the place the action looks at shows a word of the request in this
    * world and the predicted page does not (or the other way round), the page of a real transition of this kind and
@@ -523,6 +569,8 @@ export class SightingCounts {
     action: string,
     predicted: Observation,
     offers: Iterable<string>,
+    /** The episode's steps so far: where the agent took a thing from or put it (movesOf) overrides the world. */
+    steps: readonly { action: string; next: Observation }[] = [],
   ): { next: Observation; word: string; held: boolean; rate: number } | undefined {
     const kind = actionTemplate(action, state);
     const { cls, instance } = placeOf(action, state, instruction);
@@ -531,16 +579,20 @@ export class SightingCounts {
     const reveal = this.reveal(kind, cls);
     if (reveal === undefined || this.odds(cls, "") === undefined) return undefined;
     let room: Map<string, string> | undefined;
+    let moves: Map<string, boolean> | undefined;
     for (const word of requestWords(instruction)) {
       if (timesNamed(action, word) > 0 || !this.isThing(word)) continue;
       room ??= placesOffered(offers, state, instruction);
+      moves ??= movesOf(instruction, steps, room.keys());
+      const moved = moves.get(`${word}\u0000${instance}`);
       const world = this.world(taskId, instruction, word, room);
       // A place the first page did not offer (a record shown later) holds the thing where it would have been drawn
       // before every place the first page offered: decided by that place and the first page alone, so the same
       // every time it is looked at, however many places the episode has met since.
       const odds = room.has(instance) ? 0 : (this.odds(cls, word) ?? 0);
       const holds =
-        world.held.has(instance) || (odds > 0 && gumbelScore(taskId, instance, word, odds) > world.best);
+        moved ??
+        (world.held.has(instance) || (odds > 0 && gumbelScore(taskId, instance, word, odds) > world.best));
       const held = holds && draw(taskId, instance, word, kind) < reveal;
       if (held === sighted(state, predicted, word)) continue;
       const next = this.pageFrom(kind, cls, held, word, state, action, draw(taskId, instance));
@@ -562,8 +614,20 @@ export class SightingCounts {
     const key = `${kind}\u0000${cls}\u0000${held ? "sighted" : "none"}`;
     const own = held ? (this.examples.get(`${key}\u0000${word}`) ?? []) : [];
     const any = this.examples.get(key) ?? [];
+    // Examples taken in a frame like this page's first (holding nothing, as here): a page is offered what its
+    // frame allows (a thing seen can be taken only with hands free), and keepFrame cannot add what it lacks.
+    const frame = frameOf(state.text);
+    const alike = (e: Example) => {
+      let n = 0;
+      for (const [label, value] of frameOf(e.state.text)) if (frame.get(label) === value) n++;
+      return n;
+    };
     const turn = (list: Example[]) =>
-      list.map((_, i) => list[(Math.floor(at * list.length) + i) % list.length]!);
+      list
+        .map((_, i) => list[(Math.floor(at * list.length) + i) % list.length]!)
+        .map((e, i) => ({ e, i, n: alike(e) }))
+        .sort((x, y) => y.n - x.n || x.i - y.i)
+        .map(({ e }) => e);
     for (const example of [...turn(own), ...turn(any)]) {
       const substitutions: Substitution[] = [
         ...placeSubstitutions(example, action, state),
