@@ -110,4 +110,37 @@ describe("what an action leaves as it was", () => {
     ]);
     expect(frames.keep(here, "walk rack 7", predicted, new Set()).actions).toHaveLength(5);
   });
+
+  it("offers a kind only where real pages did: a grab only with empty hands", () => {
+    const frames = new FrameCounts();
+    for (let i = 1; i <= 50; i++) {
+      const held = i % 2 === 0 ? "nothing" : `gear ${i}`;
+      // Real pages offer a grab of what lies there only while the agent carries nothing.
+      const offers = held === "nothing" ? [`walk bench ${i}`, `grab bolt ${i}`] : [`walk bench ${i}`];
+      frames.learn(
+        page("You stand.", `bench ${i}`, held),
+        `walk rack ${i}`,
+        page("You walk. A bolt lies here.", `rack ${i}`, held, offers),
+        new Set(),
+      );
+    }
+    // Rewritten from an analogue whose agent carried nothing, for an agent carrying a cog.
+    const carrying = page("You stand.", "bench 1", "cog 3", ["walk rack 2"]);
+    const predicted = page("You walk. A bolt lies here.", "rack 2", "nothing", [
+      "walk bench 2",
+      "grab bolt 2",
+    ]);
+    expect(frames.keep(carrying, "walk rack 2", predicted).actions).toEqual(["walk bench 2"]);
+    const empty = page("You stand.", "bench 1", "nothing", ["walk rack 2"]);
+    expect(frames.keep(empty, "walk rack 2", predicted).actions).toEqual(["walk bench 2", "grab bolt 2"]);
+  });
+
+  it("tells pages apart by what an action keeps of them: what is carried, not where one stands", () => {
+    const frames = workshop();
+    const now = page("You stand.", "bench 1", "cog 3");
+    expect(frames.sameFrame(now, "walk rack 2", page("You stand.", "door 4", "cog 3"))).toBe(true);
+    expect(frames.sameFrame(now, "walk rack 2", page("You stand.", "bench 1", "nothing"))).toBe(false);
+    // A grab changes what is carried: nothing it keeps differs.
+    expect(frames.sameFrame(now, "grab nut 1", page("You stand.", "bench 1", "nothing"))).toBe(true);
+  });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Observation, Transition } from "../../types";
 import { Rng } from "../../util/random";
-import { SightingCounts } from "./sightings";
+import { movesOf, SightingCounts } from "./sightings";
 
 /*
  * A made-up greenhouse, none of the built-in domains' words: a gardener looks into beds and pots for the flower a
@@ -218,5 +218,48 @@ describe("where a request's things are", () => {
   it("survives the trip to a prediction thread", () => {
     const copy = SightingCounts.fromData(JSON.parse(JSON.stringify(greenhouse().toData())));
     expect(copy.odds("bed", "rose")).toBeCloseTo(greenhouse().odds("bed", "rose") ?? 0, 6);
+  });
+
+  it("shows a thing where the agent moved it, not where the drawn world had it", () => {
+    const sightings = greenhouse();
+    const status = (carrying: string) => `\n[at: path | carrying: ${carrying}]`;
+    const instruction = "bring a fresh tulip to the porch.";
+    // The task whose world holds the tulip in some bed: the agent picks it there and sets it down in pot 1.
+    const task = Array.from({ length: 50 }, (_, i) => `task-${i}`).find((t) =>
+      ["bed 1", "bed 2", "bed 3"].some(
+        (bed) => ask(sightings, t, bed, { text: `In the ${bed} grows nothing.` })?.held,
+      ),
+    )!;
+    const bed = ["bed 1", "bed 2", "bed 3"].find(
+      (b) => ask(sightings, task, b, { text: `In the ${b} grows nothing.` })?.held,
+    )!;
+    const picked = { action: `pick tulip 1 from ${bed}`, next: { text: `You pick it.${status("tulip 1")}` } };
+    const set = { action: "set tulip 1 in pot 1", next: { text: `You set it down.${status("nothing")}` } };
+    const places = PLACES;
+    expect(movesOf(instruction, [picked], places)).toEqual(new Map([[`tulip\u0000${bed}`, false]]));
+    expect(movesOf(instruction, [picked, set], places)).toEqual(
+      new Map([
+        [`tulip\u0000${bed}`, false],
+        ["tulip\u0000pot 1", true],
+      ]),
+    );
+    const look = (place: string, steps: { action: string; next: Observation }[], shows: string) =>
+      sightings.sight(
+        task,
+        instruction,
+        path(),
+        `look in ${place}`,
+        { text: `In the ${place} grows ${shows}.` },
+        path().actions ?? [],
+        steps,
+      );
+    // Picked: the bed no longer shows it, though the world drew it there.
+    expect(look(bed, [picked], "a tulip 1")?.held).toBe(false);
+    // Set down in a pot, where no world ever holds one: the pot shows it.
+    const inPot = look("pot 1", [picked, set], "a fern 2");
+    expect(inPot?.held).toBe(true);
+    expect(inPot?.next.text).toContain("tulip");
+    // Pages without a labelled part cannot say what is carried: no move is read from them.
+    expect(movesOf(instruction, [{ ...picked, next: { text: "You pick it." } }], places).size).toBe(0);
   });
 });
