@@ -143,4 +143,25 @@ describe("what an action leaves as it was", () => {
     // A grab changes what is carried: nothing it keeps differs.
     expect(frames.sameFrame(now, "grab nut 1", page("You stand.", "bench 1", "nothing"))).toBe(true);
   });
+
+  it("says what a part always says after a kind of action, whatever the analogue's page made of it", () => {
+    const frames = new FrameCounts();
+    for (let i = 1; i <= 25; i++)
+      frames.learn(
+        page("You stand.", `rack ${i}`, `bolt ${i}`),
+        `drop bolt ${i} on rack ${i}`,
+        page("Dropped.", `rack ${i}`, "nothing"),
+        new Set(),
+      );
+    // An analogue's page rewritten with a wrong word for "nothing".
+    const here = page("You stand.", "rack 3", "bolt 3", ["drop bolt 3 on rack 3"]);
+    const predicted = page("Dropped.", "rack 3", "a fern 2", ["grab fern 2 from rack 3"]);
+    expect(frames.keep(here, "drop bolt 3 on rack 3", predicted).text).toBe(
+      "Dropped.\n[at: rack 3 | carrying: nothing]",
+    );
+    // Not where the part says something else after each action (what was grabbed).
+    expect(workshop().keep(here, "grab nut 1", page("Got it.", "rack 3", "nut 1")).text).toContain(
+      "carrying: nut 1]",
+    );
+  });
 });

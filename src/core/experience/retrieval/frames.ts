@@ -100,6 +100,8 @@ const RARE_SHARE = 0.01;
 const OFFER = "\u0003";
 /** Counts of what a labelled part said on the real pages that offered a kind (`times`): by kind and label, and value. */
 const OFFERED_WITH = "\u0004";
+/** Counts of what a labelled part said after a kind of action (`times`): by kind and label, and value. */
+const SAID_AFTER = "\u0005";
 
 /** A part's value without its numbers ("cup" of "cup 1"): what one value of a part shares with another. */
 function valueClass(part: string): string {
@@ -115,6 +117,8 @@ function argumentClasses(action: string, page: Observation): string[] {
 
 export class FrameCounts {
   private readonly counts = new Map<string, { times: number; kept: number }>();
+  /** saidAfter, once decided (cleared by learning). */
+  private readonly constants = new Map<string, string | undefined>();
   /** closedPosition, once decided (cleared by learning). */
   private readonly closed = new Map<string, boolean>();
 
@@ -161,10 +165,16 @@ export class FrameCounts {
       if (!before || now === undefined || !now) continue;
       this.count(`${kind}\u0000${label}`, now === before);
     }
+    for (const [label, now] of after) {
+      if (!now) continue;
+      this.count(`${SAID_AFTER}${kind}\u0000${label}`, false);
+      this.count(`${SAID_AFTER}${kind}\u0000${label}\u0000${partValue(now)}`, false);
+    }
   }
 
   private count(key: string, kept: boolean): void {
     if (this.closed.size > 0) this.closed.clear();
+    if (this.constants.size > 0) this.constants.clear();
     const c = this.counts.get(key) ?? { times: 0, kept: 0 };
     c.times++;
     if (kept) c.kept++;
@@ -211,6 +221,25 @@ export class FrameCounts {
       if (same === 0 && this.oneValue(offer, label, all)) return false;
     }
     return true;
+  }
+
+  /**
+   * What a part always said after this kind of action (KEPT_SHARE of at least MIN_TIMES real pages), where that is
+   * one value with no number in it ("nothing"): undefined otherwise.
+   */
+  private saidAfter(kind: string, label: string): string | undefined {
+    const key = `${SAID_AFTER}${kind}\u0000${label}`;
+    if (this.constants.has(key)) return this.constants.get(key);
+    const all = this.counts.get(key)?.times ?? 0;
+    let said: string | undefined;
+    if (all >= MIN_TIMES)
+      for (const [k, c] of this.counts) {
+        if (!k.startsWith(`${key}\u0000`) || c.times < KEPT_SHARE * all) continue;
+        const value = k.slice(key.length + 1);
+        if (!/\d/.test(value) && value !== "") said = value;
+      }
+    this.constants.set(key, said);
+    return said;
   }
 
   /** Whether real pages offering this kind all but always said one and the same thing in this part. */
@@ -270,6 +299,16 @@ export class FrameCounts {
       if (predicted !== before) text = text.replace(predicted, before);
       if (actions && state.actions)
         actions = offered(actions, partValue(predicted), partValue(before), state.actions);
+    }
+    // A part a kind of action always leaves saying one thing says it (after putting down, the hands hold nothing),
+    // whatever the analogue's rewritten page made of it.
+    for (const [label, predicted] of parts(text)) {
+      const value = predicted ? this.saidAfter(kind, label) : undefined;
+      const was = partValue(predicted);
+      if (value === undefined || value === was || was === "") continue;
+      const fixed = predicted.replace(new RegExp(literalPattern(was), "i"), value);
+      text = text.replace(predicted, fixed);
+      if (actions) actions = offered(actions, was, value, state.actions ?? []);
     }
     if (actions && state.actions)
       actions = this.offersOfThisWorld(kind, state, action, actions, episodeOffers);
