@@ -164,4 +164,31 @@ describe("what an action leaves as it was", () => {
       "carrying: nut 1]",
     );
   });
+
+  it("gives a rewritten page the offers real pages in its frame nearly always had, by what they act on", () => {
+    const frames = new FrameCounts();
+    for (let i = 1; i <= 50; i++) {
+      const held = i % 2 === 0 ? "nothing" : `gear ${i}`;
+      // With full hands every real page at a rack offers to drop what is carried there, and to oil it.
+      const offers =
+        held === "nothing"
+          ? [`walk bench ${i}`]
+          : [`walk bench ${i}`, `drop ${held} on rack ${i}`, `oil ${held}`];
+      frames.learn(
+        page("You stand.", `bench ${i}`, held),
+        `walk rack ${i}`,
+        page("You walk.", `rack ${i}`, held, offers),
+        new Set(),
+      );
+    }
+    // Rewritten from an analogue whose agent carried nothing: it offered nothing to drop.
+    const carrying = page("You stand.", "bench 1", "cog 3", ["walk rack 2"]);
+    const predicted = page("You walk.", "rack 2", "nothing", ["walk bench 2"]);
+    const kept = frames.keep(carrying, "walk rack 2", predicted, new Set(), true);
+    expect(kept.actions).toEqual(["walk bench 2", "drop cog 3 on rack 2", "oil cog 3"]);
+    // With empty hands there is nothing to add; and only where pages are rewritten into a task's world.
+    const empty = page("You stand.", "bench 1", "nothing", ["walk rack 2"]);
+    expect(frames.keep(empty, "walk rack 2", predicted, new Set(), true).actions).toEqual(["walk bench 2"]);
+    expect(frames.keep(carrying, "walk rack 2", predicted, new Set()).actions).toEqual(["walk bench 2"]);
+  });
 });

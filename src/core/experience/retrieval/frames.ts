@@ -102,6 +102,65 @@ const OFFER = "\u0003";
 const OFFERED_WITH = "\u0004";
 /** Counts of what a labelled part said after a kind of action (`times`): by kind and label, and value. */
 const SAID_AFTER = "\u0005";
+/** Counts of real pages after a kind of action on a class of place in a frame (`times`), and of each role offer. */
+const ROLES = "\u0006";
+/** The share of those pages a role offer was on before a page rewritten from an analogue is given it too. */
+const ROLE_SHARE = 0.9;
+
+/**
+ * A page's frame as a key: each labelled part's label with what it says where that has no number ("holding=nothing"),
+ * or "*" where it names something numbered ("holding=*"). Undefined for a page without labelled parts.
+ */
+function frameKey(shown: ReadonlyMap<string, string>): string | undefined {
+  const key = [...shown]
+    .filter(([, part]) => part !== "")
+    .map(([label, part]) => {
+      const value = partValue(part);
+      return `${label}=${/\d/.test(value) ? "*" : value}`;
+    })
+    .sort()
+    .join("|");
+  return key === "" ? undefined : key;
+}
+
+/**
+ * An offer with each argument named by its role: what a labelled part of its page says ("{holding}"), or an argument
+ * of the action just taken ("{0}"). Undefined where an argument is neither: "put apple 1 in/on sinkbasin 1" after
+ * "go to sinkbasin 1" holding apple 1 is "put {holding} in/on {0}", an offer any page in that frame can be given.
+ */
+function roleOffer(
+  offer: string,
+  page: Observation,
+  shown: ReadonlyMap<string, string>,
+  taken: string[],
+): string | undefined {
+  const { template, args } = actionParts(offer, page);
+  if (args.length === 0) return undefined;
+  const roles: string[] = [];
+  for (const arg of args) {
+    const label = [...shown].find(([, part]) => part !== "" && partValue(part) === arg)?.[0];
+    const position = taken.indexOf(arg);
+    if (label !== undefined) roles.push(`{${label}}`);
+    else if (position >= 0) roles.push(`{${position}}`);
+    else return undefined;
+  }
+  return `${template}\u0001${roles.join("\u0001")}`;
+}
+
+/** The offer a role offer names on a page whose parts say `shown`, after an action with arguments `taken`. */
+function fromRoles(role: string, shown: ReadonlyMap<string, string>, taken: string[]): string | undefined {
+  const [template = "", ...roles] = role.split("\u0001");
+  const args = roles.map((r) => {
+    const inner = r.slice(1, -1);
+    return /^\d+$/.test(inner) ? taken[Number(inner)] : partValue(shown.get(inner) ?? "");
+  });
+  if (args.some((a) => a === undefined || a === "")) return undefined;
+  let i = 0;
+  const offer = template.replace(/\*/g, () => args[i++] as string);
+  // Only an offer that reads back as the same kind with the same arguments.
+  const back = actionParts(offer);
+  return back.template === template && back.args.every((a, j) => a === args[j]) ? offer : undefined;
+}
 
 /** A part's value without its numbers ("cup" of "cup 1"): what one value of a part shares with another. */
 function valueClass(part: string): string {
@@ -117,6 +176,8 @@ function argumentClasses(action: string, page: Observation): string[] {
 
 export class FrameCounts {
   private readonly counts = new Map<string, { times: number; kept: number }>();
+  /** usualRoles, once decided (cleared by learning). */
+  private readonly roleOffers = new Map<string, string[]>();
   /** saidAfter, once decided (cleared by learning). */
   private readonly constants = new Map<string, string | undefined>();
   /** closedPosition, once decided (cleared by learning). */
@@ -165,6 +226,14 @@ export class FrameCounts {
       if (!before || now === undefined || !now) continue;
       this.count(`${kind}\u0000${label}`, now === before);
     }
+    const frame = frameKey(after);
+    if (frame !== undefined && next.actions) {
+      const base = this.roleKey(kind, action, state, frame);
+      const taken = actionParts(action, state).args;
+      this.count(base, false);
+      const roles = new Set(next.actions.map((a) => roleOffer(a, next, after, taken)));
+      for (const role of roles) if (role !== undefined) this.count(`${base}\u0000${role}`, false);
+    }
     for (const [label, now] of after) {
       if (!now) continue;
       this.count(`${SAID_AFTER}${kind}\u0000${label}`, false);
@@ -175,6 +244,7 @@ export class FrameCounts {
   private count(key: string, kept: boolean): void {
     if (this.closed.size > 0) this.closed.clear();
     if (this.constants.size > 0) this.constants.clear();
+    if (this.roleOffers.size > 0) this.roleOffers.clear();
     const c = this.counts.get(key) ?? { times: 0, kept: 0 };
     c.times++;
     if (kept) c.kept++;
@@ -221,6 +291,49 @@ export class FrameCounts {
       if (same === 0 && this.oneValue(offer, label, all)) return false;
     }
     return true;
+  }
+
+  /** The key of the pages after this kind of action on this class of place, in this frame. */
+  private roleKey(kind: string, action: string, state: Observation, frame: string): string {
+    return `${ROLES}${kind}\u0000${argumentClasses(action, state).join("\u0001")}\u0000${frame}`;
+  }
+
+  /** The role offers on ROLE_SHARE of at least MIN_TIMES real pages under this key. */
+  private usualRoles(base: string): string[] {
+    let roles = this.roleOffers.get(base);
+    if (!roles) {
+      const all = this.counts.get(base)?.times ?? 0;
+      roles = [];
+      if (all >= MIN_TIMES)
+        for (const [k, c] of this.counts)
+          if (k.startsWith(`${base}\u0000`) && c.times >= ROLE_SHARE * all)
+            roles.push(k.slice(base.length + 1));
+      this.roleOffers.set(base, roles);
+    }
+    return roles;
+  }
+
+  /**
+   * The offers real pages nearly always had after this kind of action on this class of place in this frame, by
+   * role (roleOffer), made this page's: an analogue taken with empty hands offered nothing to put down, clean or
+   * heat, which every real page with full hands at a sink offers.
+   */
+  private usualOffers(
+    kind: string,
+    action: string,
+    state: Observation,
+    text: string,
+    actions: string[],
+  ): string[] {
+    const shown = parts(text);
+    const frame = frameKey(shown);
+    if (frame === undefined) return actions;
+    const taken = actionParts(action, state).args;
+    const have = new Set(actions.map(normaliseAction));
+    const added = this.usualRoles(this.roleKey(kind, action, state, frame))
+      .map((role) => fromRoles(role, shown, taken))
+      .filter((offer): offer is string => offer !== undefined && !have.has(normaliseAction(offer)));
+    return added.length > 0 ? [...actions, ...new Set(added)] : actions;
   }
 
   /**
@@ -320,6 +433,7 @@ export class FrameCounts {
       const shown = parts(text);
       const possible = actions.filter((a) => this.offeredWith(actionTemplate(a, next), shown));
       if (possible.length < actions.length) actions = possible;
+      if (onlyOffered) actions = this.usualOffers(kind, action, state, text, actions);
     }
     if (text === next.text && actions === next.actions) return next;
     return { ...next, text, ...(actions ? { actions } : {}) };
