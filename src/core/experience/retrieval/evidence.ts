@@ -140,6 +140,61 @@ export type Fulfils = ReadonlyMap<string, ReadonlySet<string>>;
 export const AGAIN = " again";
 
 /**
+ * A use of a verb, told apart by the request's words its action names: "put book 1 in/on dresser 1" and "put book 2
+ * in/on dresser 1" are one use made twice; putting a keychain on a shelf is another use.
+ */
+function useOf(action: string, words: ReadonlySet<string>): string | undefined {
+  const verb = verbOf(action);
+  if (verb === undefined) return undefined;
+  const named = [
+    ...new Set(
+      contentWords(action)
+        .map(stem)
+        .filter((w) => words.has(w)),
+    ),
+  ].sort();
+  return `${verb}\u0000${named.join(" ")}`;
+}
+
+/** A word without a plural's ending: a request asks for "cogs" where its actions name a "cog". */
+function stem(word: string): string {
+  return word.length > 3 ? word.replace(/e?s$/, "") : word;
+}
+
+/** The request's words as useOf compares them. */
+function stems(instruction: string): Set<string> {
+  return new Set(contentWords(instruction).map(stem));
+}
+
+/**
+ * The uses (useOf) made twice or more: a verb is used again (AGAIN) where one of its uses is among them. Counted by
+ * verb alone, putting the first book down and then anything anywhere did the "two" of "find two books and put them
+ * on the dresser", and a policy trained on the model learnt to end "two" requests that way.
+ */
+function usedAgain(actions: readonly string[], words: ReadonlySet<string>): Set<string> {
+  const times = new Map<string, number>();
+  for (const action of actions) {
+    const use = useOf(action, words);
+    if (use !== undefined) times.set(use, (times.get(use) ?? 0) + 1);
+  }
+  return new Set([...times].filter(([, n]) => n >= 2).map(([use]) => use));
+}
+
+/** The verbs an episode's actions used, and each used again (usedAgain) marked so ("put" and "put again"). */
+export function verbsUsed(actions: readonly string[], instruction: string): Set<string> {
+  const words = stems(instruction);
+  const again = usedAgain(actions, words);
+  const verbs = new Set<string>();
+  for (const action of actions) {
+    const verb = verbOf(action);
+    if (verb === undefined) continue;
+    verbs.add(verb);
+    if (again.has(useOf(action, words) ?? "")) verbs.add(`${verb}${AGAIN}`);
+  }
+  return verbs;
+}
+
+/**
  * One step of an episode's trace, or undefined for a step that counts for nothing there: a valid action that
  * named records on its page, with those records (the file it read is the one on the line with its path, the ticket
  * it closed the one on its line); or a valid action whose verb does what a word of the instruction asks, with that
@@ -183,15 +238,15 @@ export function episodeTrace(
   action?: string,
 ): string {
   const words = new Set(contentWords(instruction));
-  const uses = new Map<string, number>();
-  for (const a of [...steps.filter((s) => s.valid).map((s) => s.action), ...(action ? [action] : [])]) {
-    const v = verbOf(a);
-    if (v !== undefined) uses.set(v, (uses.get(v) ?? 0) + 1);
-  }
+  const named = stems(instruction);
+  const again = usedAgain(
+    [...steps.filter((s) => s.valid).map((s) => s.action), ...(action ? [action] : [])],
+    named,
+  );
   return steps
     .slice(-TRACE_STEPS)
     .flatMap((step) => {
-      const line = traceLine(step, words, fulfils, (uses.get(verbOf(step.action) ?? "") ?? 0) >= 2);
+      const line = traceLine(step, words, fulfils, again.has(useOf(step.action, named) ?? ""));
       return line === undefined ? [] : [line];
     })
     .join("\n");

@@ -1,6 +1,6 @@
 import type { Observation } from "../../types";
 import { contentWords } from "../../util/words";
-import { AGAIN, type Fulfils, verbOf } from "./evidence";
+import { type Fulfils, verbsUsed } from "./evidence";
 
 /**
  * Which actions do what a request's words ask where the end of an episode does not show it, learnt from the
@@ -48,13 +48,9 @@ export class FulfilsCounts {
   add(instruction: string, actions: readonly string[], last: { state: Observation; action: string }) {
     this.learnt = undefined;
     this.episodes++;
-    const uses = new Map<string, number>();
-    for (const a of actions) {
-      const v = verbOf(a);
-      if (v !== undefined) bump(uses, v);
-    }
-    // A verb used more than once is a verb of its own ("put again" does the "two" of "put two books …").
-    const verbs = new Set([...uses].flatMap(([v, n]) => (n >= 2 ? [v, `${v}${AGAIN}`] : [v])));
+    // A verb used again on what the request names is a verb of its own ("put again" does the "two" of "put two
+    // books …").
+    const verbs = verbsUsed(actions, instruction);
     const echo = instruction.trim().toLowerCase();
     const shown = new Set(
       contentWords(`${last.state.text.toLowerCase().replaceAll(echo, " ")}\n${last.action}`),
