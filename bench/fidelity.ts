@@ -85,7 +85,7 @@ function parse(args: string[]): Options {
   };
 }
 
-async function offlineData(domain: RealDomain): Promise<Transition[]> {
+export async function offlineData(domain: RealDomain): Promise<Transition[]> {
   const transitions: Transition[] = [];
   let offset = 0;
   for (const collection of OFFLINE) {

@@ -13,6 +13,7 @@ const BENCHES: Record<string, () => Promise<(args: string[]) => Promise<void>>> 
   rollouts: async () => (await import("./rollouts")).rolloutsBench,
   "remote-rollouts": async () => (await import("./remoteRollouts")).remoteRolloutsBench,
   table: async () => (await import("./table")).tableBench,
+  transfer: async () => (await import("./transfer")).transferBench,
   "table-configs": async () => (await import("./table/configs")).tableConfigsBench,
   "table-report": async () => (await import("./table/rereport")).tableReportBench,
   "ui-stepper": async () => (await import("./uiStepper")).uiStepperBench,
