@@ -26,6 +26,7 @@ import { heldOutTasks } from "@/core/train/heldOut";
 import { applyOverride } from "@/core/train/overrides";
 import { runTraining } from "@/core/train/run";
 import { offlineData } from "./fidelity";
+import { commit } from "./table";
 import { SCALES, tableRows } from "./table/spec";
 import { meanInterval, welch } from "./table/stats";
 
@@ -110,6 +111,7 @@ async function measureDomain(name: RealDomainName, options: Options, bar: cliPro
   const r = summary(real);
   const s = summary(synthetic);
   return {
+    commit: commit(),
     domain: name,
     row: ROW,
     scale: "full",

@@ -111,7 +111,7 @@ function selectedRows(domain: Domain, options: Options, seed: number): TableRow[
   );
 }
 
-function commit(): string {
+export function commit(): string {
   try {
     const head = execFileSync("git", ["rev-parse", "HEAD"], { encoding: "utf8" }).trim();
     // Not trimmed: a porcelain line starts with its two status columns, the first often a space.
