@@ -35,6 +35,7 @@ import { rollout } from "@/core/rollout";
 import { heldOutTask } from "@/core/train/heldOut";
 import type { Transition } from "@/core/types";
 import { householdWorldChecks } from "./fidelityHousehold";
+import { domainsFlag, flagValue } from "./flags";
 
 /** The reproduction table's offline data (bench/table/spec.ts SCALES.full.offline): expert, noisy, random. */
 const OFFLINE: { policy: ReferencePolicy; episodes: number; epsilon: number; seed: number }[] = [
@@ -56,20 +57,14 @@ interface Options {
 }
 
 function parse(args: string[]): Options {
-  const value = (flag: string) => {
-    const i = args.indexOf(flag);
-    return i >= 0 ? args[i + 1] : undefined;
-  };
+  const value = (flag: string) => flagValue(args, flag);
   const int = (flag: string, fallback: number) => {
     const raw = value(flag);
     const n = raw === undefined ? fallback : Number.parseInt(raw, 10);
     if (!Number.isInteger(n) || n < 0) throw new Error(`${flag}: not a non-negative integer: ${raw}`);
     return n;
   };
-  const domains = (value("--domains") ?? REAL_DOMAIN_NAMES.join(",")).split(",");
-  for (const d of domains)
-    if (!(REAL_DOMAIN_NAMES as readonly string[]).includes(d))
-      throw new Error(`--domains: unknown domain "${d}" (built in: ${REAL_DOMAIN_NAMES.join(", ")})`);
+  const domains = domainsFlag(args, REAL_DOMAIN_NAMES);
   const tasks = value("--tasks") ?? "test";
   if (tasks !== "test" && tasks !== "validation")
     throw new Error(`--tasks: test or validation, not ${tasks}`);

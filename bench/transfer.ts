@@ -11,7 +11,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import cliProgress from "cli-progress";
-import { REAL_DOMAIN_NAMES, type RealDomainName } from "@/core/envs/names";
+import type { RealDomainName } from "@/core/envs/names";
 import { getRealDomain } from "@/core/envs/registry";
 import { OfflineMemory } from "@/core/experience/retrieval/offlineMemory";
 import { RetrievalExperienceModel } from "@/core/experience/retrieval/retrievalModel";
@@ -26,6 +26,7 @@ import { heldOutTasks } from "@/core/train/heldOut";
 import { applyOverride } from "@/core/train/overrides";
 import { runTraining } from "@/core/train/run";
 import { offlineData } from "./fidelity";
+import { domainsFlag, flagValue } from "./flags";
 import { commit } from "./table";
 import { SCALES, tableRows } from "./table/spec";
 import { meanInterval, welch } from "./table/stats";
@@ -41,20 +42,14 @@ interface Options {
 }
 
 function parse(args: string[]): Options {
-  const value = (flag: string) => {
-    const i = args.indexOf(flag);
-    return i >= 0 ? args[i + 1] : undefined;
-  };
-  const domains = (value("--domains") ?? "household").split(",");
-  for (const d of domains)
-    if (!(REAL_DOMAIN_NAMES as readonly string[]).includes(d))
-      throw new Error(`--domains: unknown domain "${d}" (built in: ${REAL_DOMAIN_NAMES.join(", ")})`);
+  const value = (flag: string) => flagValue(args, flag);
+  const domains = domainsFlag(args, ["household"]);
   const seeds = (value("--seeds") ?? "0,1,2,3,4").split(",").map((s) => Number.parseInt(s, 10));
   if (seeds.some((s) => !Number.isInteger(s) || s < 0)) throw new Error("--seeds: not a list of seeds");
   const episodes = Number.parseInt(value("--episodes") ?? "100", 10);
   if (!Number.isInteger(episodes) || episodes < 1) throw new Error("--episodes: not a positive integer");
   return {
-    domains: domains as RealDomainName[],
+    domains,
     seeds,
     episodes,
     write: !args.includes("--no-write"),

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, expect, it } from "vitest";
+import { refuseWrites } from "../../../tests/helpers/refuseWrites";
 import { createRunRow } from "../../../tests/helpers/runRow";
 import { createTestDb, describeEachDatabase, type TestDb } from "../../../tests/helpers/testDb";
 import type { Db } from "../db";
-import type { Dialect } from "../sql/dialect";
 import type { HeartbeatThread } from "./heartbeatThread";
 import { claim, crashPoint, enqueue, recordLapse } from "./queue";
 import { failStuckRuns, STUCK_GRACE_MS, stuckRuns } from "./stuckRuns";
@@ -26,30 +26,6 @@ function slowThread(bootMs: number): HeartbeatThread {
     progress: () => {},
     stop: async () => {},
   } as unknown as HeartbeatThread;
-}
-
-const FULL = "database or disk is full";
-
-/** Every update of a job row fails as on a full disk, until allowJobUpdates. */
-async function refuseJobUpdates(db: Db, dialect: Dialect): Promise<void> {
-  if (dialect === "sqlite") {
-    await db.$executeRawUnsafe(
-      `CREATE TRIGGER refuse_job_updates BEFORE UPDATE ON "Job" BEGIN SELECT RAISE(ABORT, '${FULL}'); END`,
-    );
-    return;
-  }
-  await db.$executeRawUnsafe(
-    `CREATE FUNCTION refuse_update() RETURNS trigger AS $$ BEGIN RAISE EXCEPTION '${FULL}'; END $$ LANGUAGE plpgsql`,
-  );
-  await db.$executeRawUnsafe(
-    `CREATE TRIGGER refuse_job_updates BEFORE UPDATE ON "Job" FOR EACH ROW EXECUTE FUNCTION refuse_update()`,
-  );
-}
-
-async function allowJobUpdates(db: Db, dialect: Dialect): Promise<void> {
-  await db.$executeRawUnsafe(
-    dialect === "sqlite" ? `DROP TRIGGER refuse_job_updates` : `DROP TRIGGER refuse_job_updates ON "Job"`,
-  );
 }
 
 describeEachDatabase("the queue on a busy machine", (dialect) => {
@@ -88,22 +64,25 @@ describeEachDatabase("the queue on a busy machine", (dialect) => {
     expect(await t.db.job.findFirstOrThrow()).toMatchObject({ status: "succeeded", crashes: 0, attempts: 1 });
   });
 
-  it("counts a lease lost by a live worker as a lapse, not a crash", async () => {
+  /**
+   * A job whose worker is paused past its lease (SIGSTOP, or starved of CPU) until `wake`: another worker claims it
+   * meanwhile. `done` is the paused worker's runOneJob.
+   */
+  async function pausedPastLease(): Promise<{ other: Db; wake: () => void; done: Promise<boolean> }> {
     await enqueue(t.db, "collect", payload);
     const other = await t.connectAgain();
-    let release: () => void = () => {};
-    const handedOver = new Promise<void>((resolve) => {
-      release = resolve;
+    let wake: () => void = () => {};
+    const woken = new Promise<void>((resolve) => {
+      wake = resolve;
     });
     const paused: JobHandlers = {
       async collect(_payload, ctx) {
-        // Paused past the lease (SIGSTOP, or starved of CPU): another worker takes the job meanwhile.
-        await handedOver;
+        await woken;
         await ctx.db.$transaction((tx) => ctx.fence(tx));
         return { ok: true };
       },
     };
-    const first = runOneJob({
+    const done = runOneJob({
       db: t.db,
       workerId: "paused",
       handlers: paused,
@@ -112,10 +91,15 @@ describeEachDatabase("the queue on a busy machine", (dialect) => {
       heartbeatThread: slowThread(0),
     });
     await sleep(500);
+    return { other, wake, done };
+  }
+
+  it("counts a lease lost by a live worker as a lapse, not a crash", async () => {
+    const { other, wake, done } = await pausedPastLease();
     const reclaimed = await claim(other, "next", 60_000);
     expect(reclaimed).toMatchObject({ crashes: 1, crashStreak: 1 });
-    release();
-    expect(await first).toBe(true);
+    wake();
+    expect(await done).toBe(true);
     expect(await t.db.job.findFirstOrThrow()).toMatchObject({
       status: "running",
       lockedBy: "next",
@@ -126,36 +110,15 @@ describeEachDatabase("the queue on a busy machine", (dialect) => {
   });
 
   it("records the lapse once a full disk that refused it has room again", async () => {
-    await enqueue(t.db, "collect", payload);
-    const other = await t.connectAgain();
-    let release: () => void = () => {};
-    const handedOver = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    const paused: JobHandlers = {
-      async collect(_payload, ctx) {
-        await handedOver;
-        await ctx.db.$transaction((tx) => ctx.fence(tx));
-        return { ok: true };
-      },
-    };
-    const first = runOneJob({
-      db: t.db,
-      workerId: "paused",
-      handlers: paused,
-      leaseMs: 300,
-      heartbeatMs: 60_000,
-      heartbeatThread: slowThread(0),
-    });
-    await sleep(500);
+    const { other, wake, done } = await pausedPastLease();
     expect(await claim(other, "next", 60_000)).toMatchObject({ crashes: 1 });
     // The worker wakes to a disk with no room: every write to the job is refused for 1.5 s.
-    await refuseJobUpdates(other, t.dialect);
-    release();
+    const allow = await refuseWrites(other, t.dialect, "Job", "UPDATE", "refuse_job_updates");
+    wake();
     await sleep(1_500);
     expect(await other.job.findFirstOrThrow()).toMatchObject({ crashes: 1, lapses: 0 });
-    await allowJobUpdates(other, t.dialect);
-    expect(await first).toBe(true);
+    await allow();
+    expect(await done).toBe(true);
     expect(await t.db.job.findFirstOrThrow()).toMatchObject({ lockedBy: "next", crashes: 0, lapses: 1 });
   });
 

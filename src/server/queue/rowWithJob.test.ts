@@ -5,6 +5,7 @@
  * before, never a row that waits for a job that does not exist.
  */
 import { afterEach, beforeEach, expect, it } from "vitest";
+import { DISK_FULL, refuseWrites } from "../../../tests/helpers/refuseWrites";
 import { createOfflineDb, describeEachDatabase, type TestDb } from "../../../tests/helpers/testDb";
 import { createCaller } from "../api/root";
 import { signedIn } from "../api/testing";
@@ -12,30 +13,13 @@ import type { Db } from "../db";
 import { startCheck } from "../regression/startCheck";
 import type { Dialect } from "../sql/dialect";
 
-const FULL = "database or disk is full";
 /** PostgreSQL passes the trigger's message on; Prisma reports SQLite's RAISE as the constraint error it is coded as. */
-const REFUSED = new RegExp(`${FULL}|constraint violated`);
+const REFUSED = new RegExp(`${DISK_FULL}|constraint violated`);
 
-/** From now on, every new job and every deletion of a run fails with FULL. */
+/** From now on, every new job and every deletion of a run fails as on a full disk. */
 async function refuseJobs(db: Db, dialect: Dialect): Promise<void> {
-  if (dialect === "sqlite") {
-    await db.$executeRawUnsafe(
-      `CREATE TRIGGER refuse_jobs BEFORE INSERT ON "Job" BEGIN SELECT RAISE(ABORT, '${FULL}'); END`,
-    );
-    await db.$executeRawUnsafe(
-      `CREATE TRIGGER refuse_run_deletes BEFORE DELETE ON "Run" BEGIN SELECT RAISE(ABORT, '${FULL}'); END`,
-    );
-    return;
-  }
-  await db.$executeRawUnsafe(
-    `CREATE FUNCTION refuse() RETURNS trigger AS $$ BEGIN RAISE EXCEPTION '${FULL}'; END $$ LANGUAGE plpgsql`,
-  );
-  await db.$executeRawUnsafe(
-    `CREATE TRIGGER refuse_jobs BEFORE INSERT ON "Job" FOR EACH ROW EXECUTE FUNCTION refuse()`,
-  );
-  await db.$executeRawUnsafe(
-    `CREATE TRIGGER refuse_run_deletes BEFORE DELETE ON "Run" FOR EACH ROW EXECUTE FUNCTION refuse()`,
-  );
+  await refuseWrites(db, dialect, "Job", "INSERT", "refuse_jobs");
+  await refuseWrites(db, dialect, "Run", "DELETE", "refuse_run_deletes");
 }
 
 describeEachDatabase("a row and its job", (dialect) => {

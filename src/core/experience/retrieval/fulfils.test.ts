@@ -98,19 +98,6 @@ describe("which actions do what a request asks where its end does not show it", 
     const second = [step("grab cog"), step("place cog on bench"), step("grab cog")];
     expect(episodeTrace(first, request, fulfils, "place cog on bench")).not.toContain("both");
     expect(episodeTrace(second, request, fulfils, "place cog on bench")).toMatch(/place cog on bench \(both/);
-  });
-
-  it("counts a verb used again only where both uses act on what the request names", () => {
-    const counts = workshop();
-    for (let i = 0; i < 8; i++)
-      counts.add(
-        "place both cogs on the bench.",
-        ["grab cog", "place cog on bench", "grab cog", "place cog on bench"],
-        end("cog", "bench"),
-      );
-    const fulfils = counts.fulfils();
-    const request = "place both cogs on the bench.";
-    const step = (action: string) => ({ state: page("At the bench."), action, valid: true });
     // One cog on the bench, then a rag on a shelf: placing twice, but not the two cogs the request asks for.
     const other = [step("grab cog"), step("place cog on bench"), step("grab rag")];
     expect(episodeTrace(other, request, fulfils, "place rag on shelf")).not.toContain("both");
