@@ -27,8 +27,9 @@ const config = parseRunConfig({
   method: "dreamgym",
   domain: "household",
   iterations: 2,
-  tasksPerBatch: 2,
-  groupSize: 3,
+  // Enough tasks and rollouts that some task's rewards vary in its group, so that the curriculum writes variations.
+  tasksPerBatch: 4,
+  groupSize: 4,
   seedTasks: 10,
   evaluation: { interval: 2, episodes: 2 },
   curriculum: { taskGeneration: true },

@@ -143,7 +143,7 @@ export const AGAIN = " again";
  * A use of a verb, told apart by the request's words its action names: "put book 1 in/on dresser 1" and "put book 2
  * in/on dresser 1" are one use made twice; putting a keychain on a shelf is another use.
  */
-function useOf(action: string, words: ReadonlySet<string>): string | undefined {
+function actsOn(action: string, words: ReadonlySet<string>): string | undefined {
   const verb = verbOf(action);
   if (verb === undefined) return undefined;
   const named = [
@@ -161,23 +161,23 @@ function stem(word: string): string {
   return word.length > 3 ? word.replace(/e?s$/, "") : word;
 }
 
-/** The request's words as useOf compares them. */
+/** The request's words as actsOn compares them. */
 function stems(instruction: string): Set<string> {
   return new Set(contentWords(instruction).map(stem));
 }
 
 /**
- * The uses (useOf) made twice or more: a verb is used again (AGAIN) where one of its uses is among them. Counted by
+ * The uses (actsOn) made twice or more: a verb is used again (AGAIN) where one of its uses is among them. Counted by
  * verb alone, putting the first book down and then anything anywhere did the "two" of "find two books and put them
  * on the dresser", and a policy trained on the model learnt to end "two" requests that way.
  */
 function usedAgain(actions: readonly string[], words: ReadonlySet<string>): Set<string> {
   const times = new Map<string, number>();
   for (const action of actions) {
-    const use = useOf(action, words);
-    if (use !== undefined) times.set(use, (times.get(use) ?? 0) + 1);
+    const acted = actsOn(action, words);
+    if (acted !== undefined) times.set(acted, (times.get(acted) ?? 0) + 1);
   }
-  return new Set([...times].filter(([, n]) => n >= 2).map(([use]) => use));
+  return new Set([...times].filter(([, n]) => n >= 2).map(([acted]) => acted));
 }
 
 /** The verbs an episode's actions used, and each used again (usedAgain) marked so ("put" and "put again"). */
@@ -189,7 +189,7 @@ export function verbsUsed(actions: readonly string[], instruction: string): Set<
     const verb = verbOf(action);
     if (verb === undefined) continue;
     verbs.add(verb);
-    if (again.has(useOf(action, words) ?? "")) verbs.add(`${verb}${AGAIN}`);
+    if (again.has(actsOn(action, words) ?? "")) verbs.add(`${verb}${AGAIN}`);
   }
   return verbs;
 }
@@ -246,7 +246,7 @@ export function episodeTrace(
   return steps
     .slice(-TRACE_STEPS)
     .flatMap((step) => {
-      const line = traceLine(step, words, fulfils, again.has(useOf(step.action, named) ?? ""));
+      const line = traceLine(step, words, fulfils, again.has(actsOn(step.action, named) ?? ""));
       return line === undefined ? [] : [line];
     })
     .join("\n");
