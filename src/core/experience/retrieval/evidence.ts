@@ -167,16 +167,27 @@ function stems(instruction: string): Set<string> {
 }
 
 /**
- * The uses (actsOn) made twice or more: a verb is used again (AGAIN) where one of its uses is among them. Counted by
- * verb alone, putting the first book down and then anything anywhere did the "two" of "find two books and put them
- * on the dresser", and a policy trained on the model learnt to end "two" requests that way.
+ * The uses (actsOn) made twice or more and still standing: a verb is used again (AGAIN) where one of its uses is
+ * among them. Counted by verb alone, putting the first book down and then anything anywhere did the "two" of "find
+ * two books and put them on the dresser", and a policy trained on the model learnt to end "two" requests that way.
+ * A use is undone by a later action of another verb on the very same arguments (taking the statue back from the
+ * dresser it was put on): otherwise one statue put down, taken back and put down again did the "two".
  */
 function usedAgain(actions: readonly string[], words: ReadonlySet<string>): Set<string> {
-  const times = new Map<string, number>();
+  const standing: { acted: string; verb: string; args: string }[] = [];
   for (const action of actions) {
     const acted = actsOn(action, words);
-    if (acted !== undefined) times.set(acted, (times.get(acted) ?? 0) + 1);
+    if (acted === undefined) continue;
+    const { args } = actionParts(action);
+    const on = [...args].sort().join("\u0000");
+    const verb = acted.slice(0, acted.indexOf("\u0000"));
+    if (args.length > 0)
+      for (let i = standing.length - 1; i >= 0; i--)
+        if (standing[i]!.args === on && standing[i]!.verb !== verb) standing.splice(i, 1);
+    standing.push({ acted, verb, args: args.length > 0 ? on : "" });
   }
+  const times = new Map<string, number>();
+  for (const { acted } of standing) times.set(acted, (times.get(acted) ?? 0) + 1);
   return new Set([...times].filter(([, n]) => n >= 2).map(([acted]) => acted));
 }
 

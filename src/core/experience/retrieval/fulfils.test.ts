@@ -101,5 +101,18 @@ describe("which actions do what a request asks where its end does not show it", 
     // One cog on the bench, then a rag on a shelf: placing twice, but not the two cogs the request asks for.
     const other = [step("grab cog"), step("place cog on bench"), step("grab rag")];
     expect(episodeTrace(other, request, fulfils, "place rag on shelf")).not.toContain("both");
+    // One numbered cog placed, taken back from the bench and placed again: still one cog on the bench.
+    const again = [
+      step("grab cog 1 from rack 1"),
+      step("place cog 1 on bench 1"),
+      step("grab cog 1 from bench 1"),
+    ];
+    expect(episodeTrace(again, request, fulfils, "place cog 1 on bench 1")).not.toContain("both");
+    const two = [
+      step("grab cog 1 from rack 1"),
+      step("place cog 1 on bench 1"),
+      step("grab cog 2 from rack 1"),
+    ];
+    expect(episodeTrace(two, request, fulfils, "place cog 2 on bench 1")).toMatch(/\(both/);
   });
 });
