@@ -72,6 +72,8 @@ async function measureDomain(name: RealDomainName, options: Options, bar: cliPro
   await buffer.add(transitions);
   const settings: ExperienceSettings = { k: 8, historyWindow: 4, reasoning: true, sources: ["offline"] };
   const tasks = heldOutTasks(domain, "validation", options.episodes);
+  // Learnt once; each seed's model is new, so that no prediction memo carries over from one policy to the next.
+  const memory = OfflineMemory.fromTransitions(transitions, domain.declarations);
   const real: number[] = [];
   const synthetic: number[] = [];
   for (const seed of options.seeds) {
@@ -85,10 +87,7 @@ async function measureDomain(name: RealDomainName, options: Options, bar: cliPro
     const result = await runTraining(config, { domain });
     const { policy } = loadCheckpoint(result.checkpoint, domain.candidateActions.bind(domain));
     bar.update({ what: `${name} seed ${seed}: playing the real and the synthetic environment` });
-    const model = new RetrievalExperienceModel(
-      settings,
-      OfflineMemory.fromTransitions(transitions, domain.declarations),
-    );
+    const model = new RetrievalExperienceModel(settings, memory);
     const makeEnv = () =>
       new SyntheticEnvironment(
         name,

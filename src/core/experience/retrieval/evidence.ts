@@ -180,7 +180,7 @@ function usedAgain(actions: readonly string[], words: ReadonlySet<string>): Set<
     if (acted === undefined) continue;
     const { args } = actionParts(action);
     const on = [...args].sort().join("\u0000");
-    const verb = acted.slice(0, acted.indexOf("\u0000"));
+    const verb = verbOf(action) ?? "";
     if (args.length > 0)
       for (let i = standing.length - 1; i >= 0; i--)
         if (standing[i]!.args === on && standing[i]!.verb !== verb) standing.splice(i, 1);
@@ -197,7 +197,7 @@ export function verbsUsed(actions: readonly string[], instruction: string): Set<
   const again = usedAgain(actions, words);
   const verbs = new Set<string>();
   for (const action of actions) {
-    const verb = verbOf(action);
+    const verb = verbOf(action) ?? "";
     if (verb === undefined) continue;
     verbs.add(verb);
     if (again.has(actsOn(action, words) ?? "")) verbs.add(`${verb}${AGAIN}`);

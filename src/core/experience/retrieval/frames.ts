@@ -180,7 +180,7 @@ export class FrameCounts {
   private readonly roleOffers = new Map<string, string[]>();
   /** saidAfter, once decided (cleared by learning). */
   private readonly constants = new Map<string, string | undefined>();
-  /** closedPosition, once decided (cleared by learning). */
+  /** closedPosition and oneValue, once decided (cleared by learning; their keys never meet). */
   private readonly closed = new Map<string, boolean>();
 
   /**
