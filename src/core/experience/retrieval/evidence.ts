@@ -134,7 +134,16 @@ export function verbOf(action: string): string | undefined {
  * What an action's verb does of an instruction's words where the page at the end of an episode does not show it,
  * learnt from the offline data (OfflineMemory.fulfils): "hot" is done by "heat …", "cool" by "cool …".
  */
-export type Fulfils = ReadonlyMap<string, ReadonlySet<string>>;
+export interface Fulfils {
+  /** Verb → the request's words it does ("heat" → "hot"; "put again" → "two"). */
+  readonly does: ReadonlyMap<string, ReadonlySet<string>>;
+  /**
+   * Verb → the argument places at which its uses made again in the successful real episodes nearly always differed
+   * (the book of "put book 1 …" and "put book 2 …", not the dresser both went on): a use made again counts only on
+   * other things there. Without it one fork put in one drawer, taken back and put in another did the "two".
+   */
+  readonly apart: ReadonlyMap<string, readonly number[]>;
+}
 
 /** What marks a verb used again in an episode, in what fulfils ("put again" → "two"); no verb has a space. */
 export const AGAIN = " again";
@@ -171,30 +180,75 @@ function stems(instruction: string): Set<string> {
  * among them. Counted by verb alone, putting the first book down and then anything anywhere did the "two" of "find
  * two books and put them on the dresser", and a policy trained on the model learnt to end "two" requests that way.
  * A use is undone by a later action of another verb on the very same arguments (taking the statue back from the
- * dresser it was put on): otherwise one statue put down, taken back and put down again did the "two".
+ * dresser it was put on): otherwise one statue put down, taken back and put down again did the "two". Two uses
+ * count as two only where their arguments differ at every place the verb's uses made again differed in the real
+ * episodes (`apart`): taking the one fork from one place after another is not taking two forks.
  */
-function usedAgain(actions: readonly string[], words: ReadonlySet<string>): Set<string> {
-  const standing: { acted: string; verb: string; args: string }[] = [];
+function usedAgain(
+  actions: readonly string[],
+  words: ReadonlySet<string>,
+  apart?: ReadonlyMap<string, readonly number[]>,
+): Set<string> {
+  const standing: { acted: string; verb: string; on: string; args: string[] }[] = [];
   for (const action of actions) {
     const acted = actsOn(action, words);
     if (acted === undefined) continue;
-    const { args } = actionParts(action);
+    const args = actionParts(action).args.map((a) => a.toLowerCase());
     const on = [...args].sort().join("\u0000");
     const verb = verbOf(action) ?? "";
     if (args.length > 0)
       for (let i = standing.length - 1; i >= 0; i--)
-        if (standing[i]!.args === on && standing[i]!.verb !== verb) standing.splice(i, 1);
-    standing.push({ acted, verb, args: args.length > 0 ? on : "" });
+        if (standing[i]!.on === on && standing[i]!.verb !== verb) standing.splice(i, 1);
+    standing.push({ acted, verb, on: args.length > 0 ? on : "", args });
   }
-  const times = new Map<string, number>();
-  for (const { acted } of standing) times.set(acted, (times.get(acted) ?? 0) + 1);
-  return new Set([...times].filter(([, n]) => n >= 2).map(([acted]) => acted));
+  const again = new Set<string>();
+  for (const [i, made] of standing.entries()) {
+    if (again.has(made.acted)) continue;
+    const places = apart?.get(made.verb) ?? [];
+    const other = standing
+      .slice(i + 1)
+      .some((u) => u.acted === made.acted && places.every((p) => u.args[p] !== made.args[p]));
+    if (other) again.add(made.acted);
+  }
+  return again;
+}
+
+/**
+ * Where two uses of one verb on the same words of a request differ: the argument places whose values are not the
+ * same ("put book 1 in/on dresser 1" and "put book 2 in/on dresser 1" differ at 0). What fulfils.ts counts to learn
+ * `Fulfils.apart`.
+ */
+export function repeatsOf(
+  actions: readonly string[],
+  instruction: string,
+): { verb: string; differ: number[] }[] {
+  const words = stems(instruction);
+  const last = new Map<string, string[]>();
+  const out: { verb: string; differ: number[] }[] = [];
+  for (const action of actions) {
+    const acted = actsOn(action, words);
+    if (acted === undefined) continue;
+    const args = actionParts(action).args.map((a) => a.toLowerCase());
+    const before = last.get(acted);
+    if (before) {
+      const differ: number[] = [];
+      for (let p = 0; p < Math.max(args.length, before.length); p++)
+        if (args[p] !== before[p]) differ.push(p);
+      out.push({ verb: verbOf(action) ?? "", differ });
+    }
+    last.set(acted, args);
+  }
+  return out;
 }
 
 /** The verbs an episode's actions used, and each used again (usedAgain) marked so ("put" and "put again"). */
-export function verbsUsed(actions: readonly string[], instruction: string): Set<string> {
+export function verbsUsed(
+  actions: readonly string[],
+  instruction: string,
+  apart?: ReadonlyMap<string, readonly number[]>,
+): Set<string> {
   const words = stems(instruction);
-  const again = usedAgain(actions, words);
+  const again = usedAgain(actions, words, apart);
   const verbs = new Set<string>();
   for (const action of actions) {
     const verb = verbOf(action) ?? "";
@@ -224,8 +278,8 @@ function traceLine(
   if (referent && referent.others.length > 0) return [step.action, ...referent.named].join("\n");
   const verb = verbOf(step.action);
   const does = [
-    ...(verb === undefined ? [] : (fulfils?.get(verb) ?? [])),
-    ...(verb !== undefined && repeated ? (fulfils?.get(`${verb}${AGAIN}`) ?? []) : []),
+    ...(verb === undefined ? [] : (fulfils?.does.get(verb) ?? [])),
+    ...(verb !== undefined && repeated ? (fulfils?.does.get(`${verb}${AGAIN}`) ?? []) : []),
   ];
   const done = [...new Set(does)].filter((w) => words.has(w));
   return done.length > 0 ? `${step.action} (${done.join(" ")})` : undefined;
@@ -253,6 +307,7 @@ export function episodeTrace(
   const again = usedAgain(
     [...steps.filter((s) => s.valid).map((s) => s.action), ...(action ? [action] : [])],
     named,
+    fulfils?.apart,
   );
   return steps
     .slice(-TRACE_STEPS)
