@@ -140,6 +140,15 @@ function classOf(args: readonly string[], instruction: string): string {
   return place;
 }
 
+/**
+ * The role of a class of place (classOf) in its request, pooled over classes: every class the request names as a
+ * class ("… on the dresser"); any other class is its own. A place the request names whole is its world's already
+ * (requestsSayWhere): pooled, the events and files a request named were drawn as if hidden anywhere.
+ */
+function roleOf(cls: string): string {
+  return cls.endsWith("\u0001class named") ? "\u0002class named" : cls;
+}
+
 /** The place an action acts on: its class, and the one instance a world holds things at ("" without arguments). */
 function placeOf(action: string, state: Observation, instruction: string): { cls: string; instance: string } {
   const args = actionParts(action, state).args;
@@ -410,7 +419,13 @@ export class SightingCounts {
    * where the class was met too seldom.
    */
   odds(cls: string, word: string): number | undefined {
-    const any = this.pooledFirsts().get(cls);
+    const pooled = this.pooledFirsts();
+    const own = pooled.get(cls);
+    // A class the request names is met seldom (one request in many puts things on a sidetable), but as a role it
+    // is common: where a thing is to be put is seldom where it was. Without this, a sidetable the request named
+    // showed whatever its analogue's page had, and a policy learnt to take the second of "two cellphones" from the
+    // sidetable it was to put them on (no real room starts so).
+    const any = own && own[1] >= MIN_KIND ? own : pooled.get(roleOf(cls));
     if (!any || any[1] < MIN_KIND) return undefined;
     const prior = any[0] / any[1];
     const c = this.firsts.get(`${cls}\u0000${word}`);
@@ -451,10 +466,12 @@ export class SightingCounts {
       const [cls, word] = key.split("\u0000") as [string, string];
       this.wordFirsts.set(word, (this.wordFirsts.get(word) ?? 0) + c[0]);
       if (!this.isThing(word)) continue;
-      const p = pooled.get(cls) ?? [0, 0];
-      p[0] += c[0];
-      p[1] += c[1];
-      pooled.set(cls, p);
+      for (const k of new Set([cls, roleOf(cls)])) {
+        const p = pooled.get(k) ?? [0, 0];
+        p[0] += c[0];
+        p[1] += c[1];
+        pooled.set(k, p);
+      }
     }
     this.pooled = pooled;
     return pooled;
