@@ -5,6 +5,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { REAL_DOMAIN_NAMES } from "@/core/envs/names";
+import { PolicyCheckpoint } from "@/core/policy/checkpoint";
 import { RunConfig } from "@/core/train/config";
 import { hasPhase } from "@/core/train/methods";
 import { SCALES, tableRows } from "../bench/table/spec";
@@ -90,6 +91,61 @@ describe("bench:table --quick", () => {
       );
       expect(markdown).toContain("DreamGym + pessimism, MOPO penalty 1 (GRPO)");
       expect(markdown).toContain("| row | proxy: synthetic success % | proxy: action agreement % |");
+    } finally {
+      fs.rmSync(out, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("bench:table's policies, played by the transfer bench", () => {
+  it("keeps each run's final policy, and plays it in the real and the synthetic environment", {
+    timeout: 600_000,
+  }, async () => {
+    const out = fs.mkdtempSync(path.join(os.tmpdir(), "dreamgym-table-policies-"));
+    const policies = path.join(out, "policies");
+    try {
+      const bench = ["--import", "tsx", path.join("bench", "main.ts")];
+      await run(
+        process.execPath,
+        [
+          ...bench,
+          "table",
+          "--quick",
+          "--out",
+          out,
+          "--domains",
+          "household",
+          "--rows",
+          "dreamgym/grpo",
+        ].concat(["--validation", "--policies", policies]),
+        { maxBuffer: 16 * 1024 * 1024, env: { ...process.env } },
+      );
+      const file = path.join(policies, "household-dreamgym-grpo-0.json");
+      expect(fs.readdirSync(policies)).toEqual(["household-dreamgym-grpo-0.json"]);
+      expect(PolicyCheckpoint.safeParse(JSON.parse(fs.readFileSync(file, "utf8"))).success).toBe(true);
+      // A label that is no file name is refused before anything is played.
+      await expect(
+        run(process.execPath, [...bench, "transfer", "--policy", file, "--label", "../x", "--out", out]),
+      ).rejects.toThrow(/--policy needs --label/);
+      const { stdout } = await run(
+        process.execPath,
+        [...bench, "transfer", "--policy", file, "--label", "quick", "--episodes", "4", "--out", out],
+        { maxBuffer: 16 * 1024 * 1024, env: { ...process.env } },
+      );
+      expect(JSON.parse(stdout.trim().split("\n").at(-1) ?? "{}")).toMatchObject({ bench: "transfer" });
+      const result = JSON.parse(fs.readFileSync(path.join(out, "transfer-household-quick.json"), "utf8"));
+      expect(result.policies).toEqual(["household-dreamgym-grpo-0.json"]);
+      expect(result.real.values).toHaveLength(1);
+      expect(result.synthetic.values).toHaveLength(1);
+      // Every task is counted once under its kind of request, in each environment.
+      const kinds = Object.values(result.disagreements.byKind) as {
+        tasks: number;
+        real: number;
+        synthetic: number;
+      }[];
+      expect(kinds.reduce((n, k) => n + k.tasks, 0)).toBe(4);
+      expect(kinds.reduce((n, k) => n + k.real, 0)).toBe(Math.round((result.real.mean * 4) / 100));
+      expect(kinds.reduce((n, k) => n + k.synthetic, 0)).toBe(Math.round((result.synthetic.mean * 4) / 100));
     } finally {
       fs.rmSync(out, { recursive: true, force: true });
     }

@@ -10,7 +10,9 @@
  * `--part NAME` names a selection of rows as a part of the table (table-NAME.md and .json), for a table too large
  * to run at once; `--reference FILE` compares its rows with another part's real-env rows where it has none (and
  * `npm run bench -- table-report` does so for a part already run: table/rereport.ts). `--data-only DIR` only
- * collects the table's offline data into DIR, for running one row alone (table/configs.ts).
+ * collects the table's offline data into DIR, for running one row alone (table/configs.ts). `--policies DIR` keeps
+ * each run's final policy there (`<domain>-<row>-<seed>.json`, as `train --checkpoint` writes it), for the transfer
+ * bench to play in the real and the synthetic environment (`npm run bench -- transfer --policy …`).
  */
 import { execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
@@ -49,6 +51,8 @@ interface Options {
   part: string | undefined;
   /** `--reference FILE`: another part's results, whose real-env rows this part's rows are compared with. */
   reference: ReferenceRows | undefined;
+  /** `--policies DIR`: where each run's final policy is kept. */
+  policies: string | undefined;
 }
 
 function parseArgs(args: string[]): Options {
@@ -92,6 +96,7 @@ function parseArgs(args: string[]): Options {
     overrides,
     part,
     reference: reference === undefined ? undefined : loadReference(reference),
+    policies: value("--policies") === undefined ? undefined : path.resolve(value("--policies") ?? ""),
   };
 }
 
@@ -168,14 +173,16 @@ interface Job {
   row: TableRow;
 }
 
-function runOne(job: Job, dataDir: string, configDir: string): Promise<RunOutcome> {
-  const file = path.join(configDir, `${job.domain}-${job.row.key.replace("/", "-")}-${job.seed}.json`);
+function runOne(job: Job, dataDir: string, configDir: string, policies?: string): Promise<RunOutcome> {
+  const name = `${job.domain}-${job.row.key.replace("/", "-")}-${job.seed}.json`;
+  const file = path.join(configDir, name);
+  const keep = policies === undefined ? [] : ["--checkpoint", path.join(policies, name)];
   fs.writeFileSync(file, JSON.stringify({ name: `table ${job.domain} ${job.row.key}`, ...job.row.config }));
   const base = { domain: job.domain, seed: job.seed, key: job.row.key };
   return new Promise((resolve) => {
     const child = spawn(
       process.execPath,
-      ["--import", "tsx", path.join("src", "cli", "main.ts"), "train", "--config", file],
+      ["--import", "tsx", path.join("src", "cli", "main.ts"), "train", "--config", file, ...keep],
       {
         // Two runs at a time already keep both cores busy: no prediction threads beside them.
         env: { ...process.env, DREAMGYM_DATA_DIR: dataDir, DREAMGYM_THREADS: "0" },
@@ -266,6 +273,7 @@ export async function tableBench(args: string[]): Promise<void> {
   const dataDir = path.join(work, "data");
   const configDir = path.join(work, "configs");
   fs.mkdirSync(configDir, { recursive: true });
+  if (options.policies) fs.mkdirSync(options.policies, { recursive: true });
   try {
     await prepareData(dataDir, options);
     const jobs: Job[] = options.domains.flatMap((domain) =>
@@ -289,7 +297,7 @@ export async function tableBench(args: string[]): Promise<void> {
     const lane = async () => {
       while (next < jobs.length) {
         const job = jobs[next++]!;
-        const outcome = await runOne(job, dataDir, configDir);
+        const outcome = await runOne(job, dataDir, configDir, options.policies);
         outcomes.push(outcome);
         const shown = outcome.error ? "failed" : `${((outcome.finalSuccess ?? 0) * 100).toFixed(0)}%`;
         bar.increment(1, { last: `${job.domain} ${job.row.key} seed ${job.seed}: ${shown}` });
