@@ -242,13 +242,9 @@ export function repeatsOf(
 }
 
 /** The verbs an episode's actions used, and each used again (usedAgain) marked so ("put" and "put again"). */
-export function verbsUsed(
-  actions: readonly string[],
-  instruction: string,
-  apart?: ReadonlyMap<string, readonly number[]>,
-): Set<string> {
+export function verbsUsed(actions: readonly string[], instruction: string): Set<string> {
   const words = stems(instruction);
-  const again = usedAgain(actions, words, apart);
+  const again = usedAgain(actions, words);
   const verbs = new Set<string>();
   for (const action of actions) {
     const verb = verbOf(action) ?? "";
