@@ -27,7 +27,7 @@ import { HashNgramEmbedder } from "@/core/replay/hashEmbedder";
 import { MemoryReplayBuffer } from "@/core/replay/memoryBuffer";
 import type { Episode } from "@/core/rollout";
 import { parseRunConfig } from "@/core/train/config";
-import { playEvaluation } from "@/core/train/evaluate";
+import { playEvaluation, summarise } from "@/core/train/evaluate";
 import { heldOutTasks } from "@/core/train/heldOut";
 import { applyOverride } from "@/core/train/overrides";
 import { runTraining } from "@/core/train/run";
@@ -181,10 +181,8 @@ async function measureDomain(name: RealDomainName, options: Options, bar: cliPro
     const inSynthetic = await playEvaluation(domain, policy, tasks, { key, makeEnv });
     count(inReal, tally.real);
     count(inSynthetic, tally.synthetic);
-    const rate = (episodes: readonly Episode[]) =>
-      (100 * episodes.filter((e) => e.success).length) / episodes.length;
-    real.push(rate(inReal));
-    synthetic.push(rate(inSynthetic));
+    real.push(summarise(inReal).successRate * 100);
+    synthetic.push(summarise(inSynthetic).successRate * 100);
     bar.increment(1, { what: `${name} ${run.what}: real ${real.at(-1)}%, synthetic ${synthetic.at(-1)}%` });
   }
   const r = summary(real);

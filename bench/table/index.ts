@@ -83,6 +83,7 @@ function parseArgs(args: string[]): Options {
   const overrides = args.flatMap((a, i) => (a === "--set" ? [args[i + 1] ?? ""] : []));
   const part = value("--part");
   const reference = value("--reference");
+  const policies = value("--policies");
   if (part !== undefined && !/^[a-z0-9-]+$/.test(part))
     throw new Error(`--part: a name of lower-case letters, digits and dashes, not "${part}"`);
   return {
@@ -96,7 +97,7 @@ function parseArgs(args: string[]): Options {
     overrides,
     part,
     reference: reference === undefined ? undefined : loadReference(reference),
-    policies: value("--policies") === undefined ? undefined : path.resolve(value("--policies") ?? ""),
+    policies: policies === undefined ? undefined : path.resolve(policies),
   };
 }
 

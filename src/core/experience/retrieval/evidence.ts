@@ -175,6 +175,23 @@ function stems(instruction: string): Set<string> {
   return new Set(contentWords(instruction).map(stem));
 }
 
+/** An action that acts on the request's words (actsOn), with its verb and its arguments, lower-cased. */
+interface Deed {
+  acted: string;
+  verb: string;
+  args: string[];
+}
+
+/** The actions that are uses (actsOn) of the request's words, in order: what usedAgain and repeatsOf read. */
+function deedsOf(actions: readonly string[], words: ReadonlySet<string>): Deed[] {
+  return actions.flatMap((action) => {
+    const acted = actsOn(action, words);
+    if (acted === undefined) return [];
+    const args = actionParts(action).args.map((a) => a.toLowerCase());
+    return [{ acted, verb: verbOf(action) ?? "", args }];
+  });
+}
+
 /**
  * The uses (actsOn) made twice or more and still standing: a verb is used again (AGAIN) where one of its uses is
  * among them. Counted by verb alone, putting the first book down and then anything anywhere did the "two" of "find
@@ -189,13 +206,9 @@ function usedAgain(
   words: ReadonlySet<string>,
   apart?: ReadonlyMap<string, readonly number[]>,
 ): Set<string> {
-  const standing: { acted: string; verb: string; on: string; args: string[] }[] = [];
-  for (const action of actions) {
-    const acted = actsOn(action, words);
-    if (acted === undefined) continue;
-    const args = actionParts(action).args.map((a) => a.toLowerCase());
+  const standing: (Deed & { on: string })[] = [];
+  for (const { acted, verb, args } of deedsOf(actions, words)) {
     const on = [...args].sort().join("\u0000");
-    const verb = verbOf(action) ?? "";
     if (args.length > 0)
       for (let i = standing.length - 1; i >= 0; i--)
         if (standing[i]!.on === on && standing[i]!.verb !== verb) standing.splice(i, 1);
@@ -222,19 +235,15 @@ export function repeatsOf(
   actions: readonly string[],
   instruction: string,
 ): { verb: string; differ: number[] }[] {
-  const words = stems(instruction);
   const last = new Map<string, string[]>();
   const out: { verb: string; differ: number[] }[] = [];
-  for (const action of actions) {
-    const acted = actsOn(action, words);
-    if (acted === undefined) continue;
-    const args = actionParts(action).args.map((a) => a.toLowerCase());
+  for (const { acted, verb, args } of deedsOf(actions, stems(instruction))) {
     const before = last.get(acted);
     if (before) {
       const differ: number[] = [];
       for (let p = 0; p < Math.max(args.length, before.length); p++)
         if (args[p] !== before[p]) differ.push(p);
-      out.push({ verb: verbOf(action) ?? "", differ });
+      out.push({ verb, differ });
     }
     last.set(acted, args);
   }

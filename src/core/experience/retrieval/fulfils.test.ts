@@ -12,6 +12,9 @@ const end = (part: string, place: string) => ({
   action: `place ${part} on ${place}`,
 });
 
+/** A valid step at the bench: what episodeTrace reads of an episode. */
+const step = (action: string) => ({ state: page("At the bench."), action, valid: true });
+
 function workshop(): FulfilsCounts {
   const counts = new FulfilsCounts();
   for (let i = 0; i < 8; i++) {
@@ -64,7 +67,6 @@ describe("which actions do what a request asks where its end does not show it", 
   it("tells a part put down polished from one put down as it was, though the last pages are the same", () => {
     const fulfils = workshop().fulfils();
     const request = "place a polished gear on the bench.";
-    const step = (action: string) => ({ state: page("At the bench."), action, valid: true });
     const polished = episodeTrace(
       [step("grab gear"), step("polish gear"), step("walk bench")],
       request,
@@ -93,7 +95,6 @@ describe("which actions do what a request asks where its end does not show it", 
     // Placing was never done twice elsewhere; once is nothing in particular.
     expect(fulfils.does.has("place")).toBe(false);
     const request = "place both cogs on the bench.";
-    const step = (action: string) => ({ state: page("At the bench."), action, valid: true });
     const first = [step("grab cog")];
     const second = [step("grab cog"), step("place cog on bench"), step("grab cog")];
     expect(episodeTrace(first, request, fulfils, "place cog on bench")).not.toContain("both");
@@ -136,7 +137,6 @@ describe("which actions do what a request asks where its end does not show it", 
     expect(fulfils.apart.get("grab")).toEqual([0]);
     expect(fulfils.apart.get("place")).toEqual([0]);
     expect([...(fulfils.does.get("grab again") ?? [])]).toContain("both");
-    const step = (action: string) => ({ state: page("At the bench."), action, valid: true });
     // One cog placed on a bench, taken back, placed on another bench, taken back: grabbed three times, but one cog.
     const oneCog = [
       step("grab cog 1 from rack 1"),
