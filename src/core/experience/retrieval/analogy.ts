@@ -17,8 +17,10 @@ export interface Token {
   word?: string;
 }
 
-// Words keep inner dots of numbers ("$14.79", "6.76") but not a sentence's full stop.
-const TOKEN = /([A-Za-z0-9$'\-/]+(?:\.[0-9]+)*|\s+|[^A-Za-z0-9\s])/g;
+// Words keep inner dots of numbers ("$14.79", "6.76") but not a sentence's full stop. A path or a slug
+// ("/drafts/launch-plan.txt") is words with joiners between them, each its own token, so that a rewrite reaches
+// the words a name is spelt from ("launch plan" → "hiring outline" makes "/drafts/hiring-outline.txt").
+const TOKEN = /([A-Za-z0-9$']+(?:\.[0-9]+)*|\s+|[^A-Za-z0-9\s])/g;
 
 export function tokenize(text: string): Token[] {
   const tokens: Token[] = [];
@@ -139,6 +141,11 @@ function align(a: Words, b: Words, weight: number): Alignment {
 export interface Analogy {
   /** Made when first read: most analogies are only scored, and the state's diff is the costly part. */
   readonly substitutions: Substitution[];
+  /**
+   * Whether the demonstration's outcome, rewritten, shows this request's world: the two requests are alike
+   * (GOAL_OVERLAP) and the two actions bear on them alike (sameBearing). Only where each task has its own world.
+   */
+  readonly carriesRequest: boolean;
   /** Share of the demonstration's (state, action) words that match the current one in order: 1 = same. */
   readonly overlap: number;
 }
@@ -165,7 +172,7 @@ const GOAL_OVERLAP = 0.5;
  * and the current task's differs the way its instruction does: the records the demonstration's request described
  * become the ones this request describes.
  */
-function goalSubstitutions(goal: { demo: string; current: string }): Substitution[] {
+function goalSubstitutions(goal: { demo: string; current: string }): Substitution[] | undefined {
   // A request may ask for several things ("close …, and cancel …"): its clauses are aligned one by one, the best
   // aligned pair standing for the two worlds' difference.
   let best: { overlap: number; substitutions: Substitution[] } | undefined;
@@ -177,7 +184,7 @@ function goalSubstitutions(goal: { demo: string; current: string }): Substitutio
       const overlap = (2 * aligned.common) / Math.max(1, demo.words.length + current.words.length);
       if (!best || overlap > best.overlap) best = { overlap, substitutions: aligned.substitutions };
     }
-  if (!best || best.overlap < GOAL_OVERLAP) return [];
+  if (!best || best.overlap < GOAL_OVERLAP) return undefined;
   // A slot's value for another ("keiko alvarez" → "maya tanaka"), not words one request has and the other lacks.
   return best.substitutions.filter((s) => Math.abs(s.from.length - s.to.length) <= 1);
 }
@@ -195,13 +202,11 @@ function sameBearing(
   current: { state: string; action: string; goal: string },
 ): boolean {
   const bearing = ({ state, action, goal }: { state: string; action: string; goal: string }) => {
-    const request = goal.toLowerCase();
+    const request = new Set(words(goal).words.map((w) => w.word));
+    // By its words: the folder "/notes" is where "the follow-up notes of Rosa Alvarez" are looked for.
     const named = actionParts(action).args.map((arg) => {
-      const value = arg
-        .replace(/^["']|["']$/g, "")
-        .trim()
-        .toLowerCase();
-      return value.length > 0 && request.includes(value);
+      const value = words(arg).words;
+      return value.length > 0 && value.every((w) => request.has(w.word));
     });
     return [...named, namesBestRecord({ text: state }, action, goal)];
   };
@@ -258,16 +263,26 @@ export function analogy(
     (2 * common) /
     (demoState.words.length + demoAction.words.length + curState.words.length + curAction.words.length + 2);
   let substitutions: Substitution[] | undefined;
+  let carried: Substitution[] | null | undefined;
+  const fromRequest = (): Substitution[] | null => {
+    if (carried === undefined)
+      carried =
+        (goal && sameBearing({ ...demo, goal: goal.demo }, { ...current, goal: goal.current })
+          ? goalSubstitutions(goal)
+          : undefined) ?? null;
+    return carried;
+  };
   return {
     overlap,
+    get carriesRequest() {
+      return fromRequest() !== null;
+    },
     get substitutions() {
       substitutions ??= oneTargetPerSource(
         [...action.substitutions, ...(sharedArguments ? sameArguments(demo, current) : [])],
         [
           ...referentSubstitutions(demo, current),
-          ...(goal && sameBearing({ ...demo, goal: goal.demo }, { ...current, goal: goal.current })
-            ? goalSubstitutions(goal)
-            : []),
+          ...(fromRequest() ?? []),
           ...alignOnce(demoState, curState, 1).substitutions,
         ],
       );
@@ -362,7 +377,7 @@ export function applySubstitutions(
       for (const s of substitutions) {
         end = matchAt(tokens, i, s.from);
         if (end !== undefined) {
-          out += text.slice(copied, starts[i]) + renderLike(tokens[i]!.text, s.to);
+          out += text.slice(copied, starts[i]) + render(tokens, i, end, s.to);
           copied = starts[end]!;
           replaced++;
           break;
@@ -375,21 +390,71 @@ export function applySubstitutions(
 }
 
 const SPACE = /^\s+$/;
+/** What joins the words of a path or a slug: "/drafts/launch-plan.txt", "team_lunch". */
+const JOINER = /^[-_/.]$/;
+/** What joins the words of one name inside a path or a slug ("launch-plan"), as a space does in prose. */
+const NAME_JOINER = /^[-_]$/;
 
-/** The index after the phrase when `from` matches at i (skipping whitespace between words), else undefined. */
+/**
+ * The index after the phrase when `from` matches at i, else undefined: its words apart by whitespace (prose) or by
+ * one joiner (a path or a slug spells a name's words "launch-plan"), never by both kinds.
+ */
 function matchAt(tokens: Token[], start: number, from: string[]): number | undefined {
   // Index loops: this runs for every word of every rewritten page against every substitution.
   let i = start;
+  let spaced: boolean | undefined;
   for (let n = 0; n < from.length; n++) {
     if (n > 0) {
-      const between = tokens[i];
-      if (between === undefined || !SPACE.test(between.text)) return undefined;
+      const between = tokens[i]?.text;
+      if (between === undefined) return undefined;
+      const space = SPACE.test(between);
+      if (!space && !JOINER.test(between)) return undefined;
+      if (spaced !== undefined && spaced !== space) return undefined;
+      spaced = space;
       i++;
     }
     if (tokens[i]?.word !== from[n]) return undefined;
     i++;
   }
   return i;
+}
+
+/**
+ * The replacement of tokens [start, end) by `to`: in prose as the words are written, inside a path or a slug
+ * spelt the slug's way, lower-cased and joined as the slug joins its words ("Hiring Outline" → "hiring-outline").
+ */
+function render(tokens: Token[], start: number, end: number, to: string[]): string {
+  const original = tokens[start]!.text;
+  if (!inSlug(tokens, start, end)) return renderLike(original, to);
+  // As many words as the phrase had: each gap keeps its joiner ("reports/launch-memo.txt" stays itself).
+  const gaps = tokens.slice(start, end).filter((t) => t.word === undefined);
+  const joiner = slugJoiner(tokens, start, end);
+  const text = to
+    .map((w, n) => (n === 0 ? "" : gaps.length === to.length - 1 ? gaps[n - 1]!.text : joiner) + w)
+    .join("")
+    .toLowerCase();
+  return original === original.toUpperCase() && /[A-Z]/.test(original) ? text.toUpperCase() : text;
+}
+
+/** Whether the phrase is joined to a neighbour without whitespace: part of a path or a slug. */
+function inSlug(tokens: Token[], start: number, end: number): boolean {
+  const before = tokens[start - 1]?.text;
+  const after = tokens[end]?.text;
+  return (
+    (before !== undefined && JOINER.test(before) && tokens[start - 2]?.word !== undefined) ||
+    (after !== undefined && JOINER.test(after) && tokens[end + 1]?.word !== undefined) ||
+    (end - start > 1 && JOINER.test(tokens[start + 1]!.text))
+  );
+}
+
+/** The joiner of a name's words in the slug around [start, end): the phrase's own, a neighbour's, else "-". */
+function slugJoiner(tokens: Token[], start: number, end: number): string {
+  let from = start;
+  while (from > 0 && !SPACE.test(tokens[from - 1]!.text)) from--;
+  let to = end;
+  while (to < tokens.length && !SPACE.test(tokens[to]!.text)) to++;
+  for (let i = from; i < to; i++) if (NAME_JOINER.test(tokens[i]!.text)) return tokens[i]!.text;
+  return "-";
 }
 
 /** Keeps the case style of the replaced text: "B01" → "B02", "b01" → "b02". */

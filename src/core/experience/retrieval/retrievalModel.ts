@@ -32,6 +32,11 @@ const WEIGHTS = {
   sameTask: 0.3,
   /** The same action earlier in this very episode: the same world, so the best evidence short of an exact match. */
   revisit: 4,
+  /**
+   * A demonstration of a like request whose action bore on it as this one bears on this request (Analogy
+   * carriesRequest): rewritten, its outcome shows this request's records, where another's shows its own world's.
+   */
+  carriesRequest: 1,
 } as const;
 
 /** Candidates considered by deliberation (reasoning on); without reasoning the model takes the top one. */
@@ -651,7 +656,8 @@ export class RetrievalExperienceModel implements ExperienceModel {
           WEIGHTS.overlap * a.overlap +
           WEIGHTS.retrieval * Math.max(0, demo.score) +
           (demo.taskId !== undefined && demo.taskId === input.task.id ? WEIGHTS.sameTask : 0) +
-          (historyStep !== undefined ? WEIGHTS.revisit : 0);
+          (historyStep !== undefined ? WEIGHTS.revisit : 0) +
+          (a.carriesRequest ? WEIGHTS.carriesRequest : 0);
         return {
           demo,
           index,
