@@ -102,3 +102,65 @@ describe("a lookup where the request does not point", () => {
     expect(applySubstitutions(page, pointed.substitutions).text).toContain("open login ticket");
   });
 });
+
+describe("names spelt as paths and slugs", () => {
+  const launchPlan = { from: ["launch", "plan"], to: ["hiring", "outline"], weight: 2 };
+
+  it("rewrites the words a path is spelt from, joined as the path joins them", () => {
+    const page = "/drafts/launch-plan.txt | launch plan | by Keiko Alvarez";
+    expect(applySubstitutions(page, [launchPlan]).text).toBe(
+      "/drafts/hiring-outline.txt | hiring outline | by Keiko Alvarez",
+    );
+    expect(
+      applySubstitutions("team_lunch.ics", [{ from: ["team", "lunch"], to: ["Budget", "Review"], weight: 1 }])
+        .text,
+    ).toBe("budget_review.ics");
+    // A one-word name that becomes two takes the slug's own joiner.
+    expect(
+      applySubstitutions("/notes/plan_v2.txt", [{ from: ["plan"], to: ["Launch", "Plan"], weight: 1 }]).text,
+    ).toBe("/notes/launch_plan_v2.txt");
+  });
+
+  it("keeps a path rewritten to itself as it was, every joiner in its place", () => {
+    const path = ["reports", "launch", "memo", "txt"];
+    const page = 'delete_file("/reports/launch-memo.txt") deleted';
+    expect(applySubstitutions(page, [{ from: path, to: path, weight: 1 }])).toEqual({
+      text: page,
+      replaced: 1,
+    });
+  });
+
+  it("never joins a phrase's words across both a space and a joiner", () => {
+    const page = "launch-plan and launch plan-b";
+    expect(applySubstitutions(page, [launchPlan]).text).toBe("hiring-outline and hiring outline-b");
+    expect(applySubstitutions("launch /plan", [launchPlan]).text).toBe("launch /plan");
+  });
+});
+
+describe("a lookup where the request says what to look for, not where", () => {
+  const goal = {
+    demo: "Close the ticket that the follow-up notes of Keiko Alvarez mark as done.",
+    current: "Close the ticket that the follow-up notes of Rosa Alvarez mark as done.",
+  };
+  const page =
+    "found 2 files:\n/notes/keiko-followups.txt | follow-up notes | by Keiko Alvarez\n/notes/umar-followups.txt | follow-up notes | by Umar Fischer";
+  const look = { state: "Request:", action: 'list_files(folder="/notes")' };
+
+  it("bears on it by its words: the folder named like the notes asked for shows this request's notes", () => {
+    const a = analogy(look, look, goal);
+    expect(a.carriesRequest).toBe(true);
+    const out = applySubstitutions(page, a.substitutions).text;
+    expect(out).toContain("/notes/rosa-followups.txt | follow-up notes | by Rosa Alvarez");
+    expect(out).toContain("/notes/umar-followups.txt | follow-up notes | by Umar Fischer");
+  });
+
+  it("carries nothing from a request of another kind, or from a look the request has no word of", () => {
+    const other = { ...goal, demo: "Cancel the board prep on Tuesday." };
+    expect(analogy(look, look, other).carriesRequest).toBe(false);
+    const elsewhere = { state: "Request:", action: 'list_files(folder="/drafts")' };
+    const a = analogy(elsewhere, elsewhere, goal);
+    expect(a.carriesRequest).toBe(false);
+    expect(applySubstitutions(page, a.substitutions).text).toContain("by Keiko Alvarez");
+    expect(analogy(look, look).carriesRequest).toBe(false);
+  });
+});

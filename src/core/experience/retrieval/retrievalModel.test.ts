@@ -473,3 +473,55 @@ describe("whether an action ends the episode, where that depends on what it achi
     expect(right.success).toBe(true);
   });
 });
+
+describe("where each task has its own world, the analogue whose look bore on a like request", () => {
+  // A made-up desk: the same look at the same page shows each task's own files, so pages do not tell all.
+  const people = ["Keiko Alvarez", "Umar Fischer", "Ines Tanaka", "Olga Petrov", "Yusuf Sato", "Vera Rossi"];
+  const listing = (person: string, other: string) =>
+    `found 2 files:\n/notes/${person.split(" ")[0]!.toLowerCase()}-followups.txt | follow-up notes | by ${person}\n/notes/travel-memo.txt | travel memo | by ${other}`;
+  const look = 'list_files(folder="/notes")';
+  const notesOf = (person: string) => `Close the ticket that the follow-up notes of ${person} mark as done.`;
+  const offline: Demonstration[] = Array.from({ length: 24 }, (_, i) => {
+    const person = people[i % people.length]!;
+    return demo(`desk-${i}`, "Desk assistant.", look, listing(person, people[(i + 1) % people.length]!), {
+      domain: "desk",
+      instruction: notesOf(person),
+      taskId: `desk:train:${i}`,
+    });
+  });
+  const memory = OfflineMemory.fromTransitions(offline);
+  const request: Task = {
+    id: "desk:test:1",
+    domain: "desk",
+    instruction: notesOf("Rosa Brennan"),
+    split: "test",
+    origin: "seed",
+  };
+  // Retrieved first: a request of another kind, whose look showed its own world's notes.
+  const unlike = demo("unlike", "Desk assistant.", look, listing("Nils Dubois", "Dana Haddad"), {
+    domain: "desk",
+    instruction: "Delete the travel memo that Dana Haddad keeps in /notes.",
+    taskId: "desk:train:99",
+    score: 0.95,
+  });
+  const like = { ...offline[0]!, score: 0.7 };
+
+  it("learns that the desk's pages do not tell all", () => {
+    expect(memory.pagesTellAll).toBe(false);
+  });
+
+  it("shows this request's notes, rewritten from the like request's look, over a closer analogue's world", async () => {
+    const model = new RetrievalExperienceModel({ reasoning: true }, memory);
+    const predicted = await model.predict({
+      task: request,
+      history: [],
+      state: { text: "Desk assistant." },
+      action: look,
+      demonstrations: [unlike, like],
+    });
+    // The file's name is the like request's ("keiko-followups.txt"): a path spelt from part of a name is not
+    // rewritten word by word (tried: revisits then showed other pages).
+    expect(predicted.next.text).toContain("| follow-up notes | by Rosa Brennan");
+    expect(predicted.next.text).not.toContain("Nils Dubois");
+  });
+});
