@@ -17,14 +17,18 @@ export interface Token {
   word?: string;
 }
 
-// Words keep inner dots of numbers ("$14.79", "6.76") but not a sentence's full stop. A path or a slug
-// ("/drafts/launch-plan.txt") is words with joiners between them, each its own token, so that a rewrite reaches
-// the words a name is spelt from ("launch plan" → "hiring outline" makes "/drafts/hiring-outline.txt").
-const TOKEN = /([A-Za-z0-9$']+(?:\.[0-9]+)*|\s+|[^A-Za-z0-9\s])/g;
+// Words keep inner dots of numbers ("$14.79", "6.76") but not a sentence's full stop, and their hyphens ("x-small",
+// "launch-plan"); a path's slashes part its words ("/drafts/launch-plan.txt": drafts, launch-plan, txt).
+const TOKEN = /([A-Za-z0-9$'-]+(?:\.[0-9]+)*|\s+|[^A-Za-z0-9\s])/g;
+/**
+ * A rewrite reads finer: a slug's words are pieces with joiners between them, so that "launch plan" → "hiring
+ * outline" reaches the name a path spells from those words ("/drafts/launch-plan.txt" → "/drafts/hiring-outline.txt").
+ */
+const PIECE = /([A-Za-z0-9$']+(?:\.[0-9]+)*|\s+|[^A-Za-z0-9\s])/g;
 
-export function tokenize(text: string): Token[] {
+export function tokenize(text: string, pattern: RegExp = TOKEN): Token[] {
   const tokens: Token[] = [];
-  for (const match of text.matchAll(TOKEN)) {
+  for (const match of text.matchAll(pattern)) {
     const t = match[0];
     const word = /^[A-Za-z0-9$]/.test(t) ? t.toLowerCase() : undefined;
     tokens.push(word ? { text: t, word } : { text: t });
@@ -345,7 +349,7 @@ function lowerCaseOf(text: string): string {
 function tokensOf(text: string): PageTokens {
   let page = pageTokens.get(text);
   if (!page) {
-    const tokens = tokenize(text);
+    const tokens = tokenize(text, PIECE);
     const starts = new Int32Array(tokens.length + 1);
     for (let i = 0; i < tokens.length; i++) starts[i + 1] = starts[i]! + tokens[i]!.text.length;
     page = { tokens, starts };
@@ -375,9 +379,10 @@ export function applySubstitutions(
     let end: number | undefined;
     if (tokens[i]!.word !== undefined) {
       for (const s of substitutions) {
-        end = matchAt(tokens, i, s.from);
-        if (end !== undefined) {
-          out += text.slice(copied, starts[i]) + render(tokens, i, end, s.to);
+        const match = matchAt(tokens, i, piecesOf(s));
+        if (match !== undefined) {
+          end = match.end;
+          out += text.slice(copied, starts[i]) + render(text, starts, tokens, i, match, s.to);
           copied = starts[end]!;
           replaced++;
           break;
@@ -392,17 +397,40 @@ export function applySubstitutions(
 const SPACE = /^\s+$/;
 /** What joins the words of a path or a slug: "/drafts/launch-plan.txt", "team_lunch". */
 const JOINER = /^[-_/.]$/;
-/** What joins the words of one name inside a path or a slug ("launch-plan"), as a space does in prose. */
+/** What joins the pieces of one word ("x-small", "launch-plan"), and a name's words inside a slug. */
 const NAME_JOINER = /^[-_]$/;
 
+/** Each source word's pieces ("x-small": x, small), made once per substitution. */
+const pieces = new WeakMap<Substitution, string[][]>();
+function piecesOf(s: Substitution): string[][] {
+  let split = pieces.get(s);
+  if (!split) {
+    split = s.from.map((w) => w.split(/[-_]/).filter((p) => p.length > 0));
+    pieces.set(s, split);
+  }
+  return split;
+}
+
+interface Match {
+  /** The index after the phrase. */
+  end: number;
+  /** Where the first source word ends: its text gives the case style of the replacement. */
+  firstEnd: number;
+  /** The tokens between the source words: all whitespace (prose) or all joiners (a slug). */
+  gaps: string[];
+}
+
 /**
- * The index after the phrase when `from` matches at i, else undefined: its words apart by whitespace (prose) or by
- * one joiner (a path or a slug spells a name's words "launch-plan"), never by both kinds.
+ * The phrase `from` (its words' pieces) at i, or undefined: a word's pieces joined by a hyphen or an underscore, the
+ * words apart by whitespace (prose) or by one joiner (a path or a slug spells a name's words "launch-plan"), never
+ * by both kinds.
  */
-function matchAt(tokens: Token[], start: number, from: string[]): number | undefined {
+function matchAt(tokens: Token[], start: number, from: string[][]): Match | undefined {
   // Index loops: this runs for every word of every rewritten page against every substitution.
   let i = start;
+  let firstEnd = start;
   let spaced: boolean | undefined;
+  const gaps: string[] = [];
   for (let n = 0; n < from.length; n++) {
     if (n > 0) {
       const between = tokens[i]?.text;
@@ -411,43 +439,59 @@ function matchAt(tokens: Token[], start: number, from: string[]): number | undef
       if (!space && !JOINER.test(between)) return undefined;
       if (spaced !== undefined && spaced !== space) return undefined;
       spaced = space;
+      gaps.push(between);
       i++;
     }
-    if (tokens[i]?.word !== from[n]) return undefined;
-    i++;
+    const word = from[n]!;
+    for (let p = 0; p < word.length; p++) {
+      if (p > 0) {
+        const joiner = tokens[i]?.text;
+        if (joiner === undefined || !NAME_JOINER.test(joiner)) return undefined;
+        i++;
+      }
+      if (tokens[i]?.word !== word[p]) return undefined;
+      i++;
+    }
+    if (n === 0) firstEnd = i;
   }
-  return i;
+  return { end: i, firstEnd, gaps };
 }
 
 /**
- * The replacement of tokens [start, end) by `to`: in prose as the words are written, inside a path or a slug
- * spelt the slug's way, lower-cased and joined as the slug joins its words ("Hiring Outline" → "hiring-outline").
+ * The replacement of a match by `to`: as the words are written (renderLike), except inside a path or a slug
+ * written in lower case, where it is spelt the slug's way ("Hiring Outline" → "hiring-outline").
  */
-function render(tokens: Token[], start: number, end: number, to: string[]): string {
-  const original = tokens[start]!.text;
-  if (!inSlug(tokens, start, end)) return renderLike(original, to);
+function render(
+  text: string,
+  starts: Int32Array,
+  tokens: Token[],
+  start: number,
+  match: Match,
+  to: string[],
+): string {
+  const first = text.slice(starts[start], starts[match.firstEnd]);
+  const whole = text.slice(starts[start], starts[match.end]);
+  if (!inSlug(tokens, start, match) || whole !== whole.toLowerCase()) return renderLike(first, to);
   // As many words as the phrase had: each gap keeps its joiner ("reports/launch-memo.txt" stays itself).
-  const gaps = tokens.slice(start, end).filter((t) => t.word === undefined);
-  const joiner = slugJoiner(tokens, start, end);
-  const text = to
-    .map((w, n) => (n === 0 ? "" : gaps.length === to.length - 1 ? gaps[n - 1]!.text : joiner) + w)
+  const joiner = slugJoiner(tokens, start, match.end);
+  return to
+    .map((w, n) => (n === 0 ? "" : match.gaps.length === to.length - 1 ? match.gaps[n - 1]! : joiner) + w)
     .join("")
     .toLowerCase();
-  return original === original.toUpperCase() && /[A-Z]/.test(original) ? text.toUpperCase() : text;
 }
 
-/** Whether the phrase is joined to a neighbour without whitespace: part of a path or a slug. */
-function inSlug(tokens: Token[], start: number, end: number): boolean {
+/** Whether the phrase's words are joined to each other or to a neighbour without whitespace: a path or a slug. */
+function inSlug(tokens: Token[], start: number, match: Match): boolean {
   const before = tokens[start - 1]?.text;
-  const after = tokens[end]?.text;
+  const after = tokens[match.end]?.text;
   return (
+    (match.gaps.length > 0 && !SPACE.test(match.gaps[0]!)) ||
     (before !== undefined && JOINER.test(before) && tokens[start - 2]?.word !== undefined) ||
-    (after !== undefined && JOINER.test(after) && tokens[end + 1]?.word !== undefined) ||
-    (end - start > 1 && JOINER.test(tokens[start + 1]!.text))
+    (after !== undefined && JOINER.test(after) && tokens[match.end + 1]?.word !== undefined)
   );
 }
 
-/** The joiner of a name's words in the slug around [start, end): the phrase's own, a neighbour's, else "-". */
+/** The joiner of a name's words in the slug around [start, end): the nearest hyphen or underscore, else "-". */
 function slugJoiner(tokens: Token[], start: number, end: number): string {
   let from = start;
   while (from > 0 && !SPACE.test(tokens[from - 1]!.text)) from--;
