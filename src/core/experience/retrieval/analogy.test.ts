@@ -164,3 +164,19 @@ describe("a lookup where the request says what to look for, not where", () => {
     expect(analogy(look, look).carriesRequest).toBe(false);
   });
 });
+
+describe("a request of two clauses", () => {
+  it("carries over what each clause asks, from the demonstration's clause most like it", () => {
+    const look = { state: "Request:", action: 'list_files(folder="/notes")' };
+    const a = analogy(look, look, {
+      demo: "Delete the travel memo that Quinn Rossi keeps in /notes, and close the ticket that the follow-up notes of Vera Alvarez mark as done.",
+      current:
+        "Delete the launch memo that Greta Novak keeps in /notes, and close the ticket that the follow-up notes of Elena Moreau mark as done.",
+    });
+    const page =
+      "/notes/vera-followups.txt | follow-up notes | by Vera Alvarez\n/notes/travel-memo.txt | travel memo | by Quinn Rossi";
+    const out = applySubstitutions(page, a.substitutions).text;
+    expect(out).toContain("| follow-up notes | by Elena Moreau");
+    expect(out).toContain("/notes/launch-memo.txt | launch memo | by Greta Novak");
+  });
+});

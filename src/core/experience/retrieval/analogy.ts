@@ -177,20 +177,26 @@ const GOAL_OVERLAP = 0.5;
  * become the ones this request describes.
  */
 function goalSubstitutions(goal: { demo: string; current: string }): Substitution[] | undefined {
-  // A request may ask for several things ("close …, and cancel …"): its clauses are aligned one by one, the best
-  // aligned pair standing for the two worlds' difference.
-  let best: { overlap: number; substitutions: Substitution[] } | undefined;
-  for (const demoClause of clausesOf(goal.demo))
-    for (const currentClause of clausesOf(goal.current)) {
+  // A request may ask for several things ("close …, and cancel …"): each of this request's clauses is aligned with
+  // the demonstration's clause most like it, and every pair alike enough stands for the two worlds' difference in
+  // what that clause asks (the file one clause names and the notes the other does), the most alike first.
+  const pairs: { overlap: number; substitutions: Substitution[] }[] = [];
+  for (const currentClause of clausesOf(goal.current)) {
+    let best: { overlap: number; substitutions: Substitution[] } | undefined;
+    for (const demoClause of clausesOf(goal.demo)) {
       const demo = words(demoClause);
       const current = words(currentClause);
       const aligned = alignOnce(demo, current, 2);
       const overlap = (2 * aligned.common) / Math.max(1, demo.words.length + current.words.length);
       if (!best || overlap > best.overlap) best = { overlap, substitutions: aligned.substitutions };
     }
-  if (!best || best.overlap < GOAL_OVERLAP) return undefined;
+    if (best && best.overlap >= GOAL_OVERLAP) pairs.push(best);
+  }
+  if (pairs.length === 0) return undefined;
   // A slot's value for another ("keiko alvarez" → "maya tanaka"), not words one request has and the other lacks.
-  return best.substitutions.filter((s) => Math.abs(s.from.length - s.to.length) <= 1);
+  return pairs
+    .sort((a, b) => b.overlap - a.overlap)
+    .flatMap((p) => p.substitutions.filter((s) => Math.abs(s.from.length - s.to.length) <= 1));
 }
 
 /**

@@ -10,6 +10,7 @@ import {
   compileAmountBound,
   episodeTrace,
   type Fulfils,
+  namesBestRecord,
   pageChoices,
   wordsShown,
 } from "./evidence";
@@ -134,10 +135,23 @@ export interface OfflineMemoryData {
   /** Words of requests that successful real endings did not show (OfflineMemory.unseenWords). */
   unseen?: string[];
   /** Real episodes' endings by the kind of action that ended them. */
-  endings?: [kind: string, counts: { ended: number; failed: number }][];
+  endings?: [kind: string, counts: EndingCounts][];
   /** The real steps that ended their episodes without success, by id, with their episode's length. */
   failedEndings?: [id: string, length: number][];
 }
+
+/** How the real episodes that a kind of action ended, ended. */
+interface EndingCounts {
+  ended: number;
+  failed: number;
+  /** Failed endings that picked a record of their page other than the one that fits the request best. */
+  another?: number;
+}
+
+/** Failed endings of a kind of action needed before the memory says whether they all picked another record. */
+const MIN_FAILURES = 10;
+/** The share of them that must have picked another record. */
+const ANOTHER_SHARE = 0.9;
 
 /** Endings of a kind of action needed before the memory says whether it ends episodes only by succeeding. */
 const MIN_ENDINGS = 20;
@@ -201,7 +215,7 @@ export class OfflineMemory {
   /** Words of requests their successful ends did not show (unseenWords), once computed. */
   private unseen: ReadonlySet<string> | undefined;
   /** Real episodes' endings by the kind of action that ended them, and how many of them failed. */
-  private readonly endings = new Map<string, { ended: number; failed: number }>();
+  private readonly endings = new Map<string, EndingCounts>();
   /** Real steps that ended their episodes without success, with their episode's length (timeLimit). */
   private readonly failedEndings = new Map<string, number>();
   private limit: { length: number | undefined } | undefined;
@@ -362,7 +376,20 @@ export class OfflineMemory {
     const c = this.endings.get(kind) ?? { ended: 0, failed: 0 };
     c.ended++;
     if (!t.success) c.failed++;
+    if (!t.success && namesBestRecord(t.state, t.action, t.instruction) === false)
+      c.another = (c.another ?? 0) + 1;
     this.endings.set(kind, c);
+  }
+
+  /**
+   * Whether this kind of action failed real episodes only by picking another record than the one the request
+   * describes (cancelling the vendor call where the design sync was asked for): at least MIN_FAILURES failures,
+   * ANOTHER_SHARE of them so. Such an action on the request's own record ends an episode only with the request
+   * done: one of two asked changes made is no ending.
+   */
+  failsOnlyOnAnotherRecord(kind: string): boolean {
+    const c = this.endings.get(kind);
+    return c !== undefined && c.failed >= MIN_FAILURES && (c.another ?? 0) / c.failed >= ANOTHER_SHARE;
   }
 
   /**

@@ -525,3 +525,67 @@ describe("where each task has its own world, the analogue whose look bore on a l
     expect(predicted.next.text).not.toContain("Nils Dubois");
   });
 });
+
+describe("one change of two asked, where a change ends an episode only when the request is done", () => {
+  // A made-up desk whose days differ from task to task behind the same first page (pages do not tell all), and
+  // whose real cancellations failed only on another meeting than the one asked for.
+  const day = (sync: number, lunch: number, who: string) =>
+    `found 2 meetings:\n${sync} | monday 9:00 | design sync | with ${who}\n${lunch} | monday 12:00 | team lunch | with Bo Lind`;
+  const names = ["Ada Berg", "Cy Holm", "Di Moss", "Ed Lund", "Fay Roth", "Gus Dahl"];
+  const episodes: Demonstration[] = [];
+  for (let i = 0; i < 24; i++) {
+    const sync = 100 + i;
+    const lunch = 200 + i;
+    const page = day(sync, lunch, names[i % names.length]!);
+    const right = i % 2 === 0;
+    const common = {
+      domain: "desk",
+      instruction: "Cancel the design sync on Monday.",
+      taskId: `desk:train:${i}`,
+    };
+    episodes.push(
+      demo(`look-${i}`, "Desk assistant.", 'list_meetings(day="monday")', page, common),
+      demo(
+        `cancel-${i}`,
+        page,
+        `cancel_meeting(${right ? sync : lunch})`,
+        right
+          ? `cancel_meeting(${sync}): design sync cancelled\nAll requested changes are made.`
+          : `cancel_meeting(${lunch}): team lunch cancelled\nReview: that change was not requested.`,
+        { ...common, done: true, success: right, reward: right ? 1 : 0 },
+      ),
+    );
+  }
+  const memory = OfflineMemory.fromTransitions(episodes);
+  const request: Task = {
+    id: "desk:test:1",
+    domain: "desk",
+    instruction: "Close the open refund ticket from Hal Voss, and cancel the design sync on Monday.",
+    split: "test",
+    origin: "seed",
+  };
+  const page = day(300, 301, "Ivy Nord");
+  const predict = (id: number) =>
+    new RetrievalExperienceModel({ reasoning: true }, memory).predict({
+      task: request,
+      history: [],
+      state: { text: page },
+      action: `cancel_meeting(${id})`,
+      demonstrations: episodes.filter((d) => d.id.startsWith("cancel-")).slice(0, 8),
+    });
+
+  it("learns that the desk's cancellations failed only on other meetings", () => {
+    expect(memory.pagesTellAll).toBe(false);
+    expect(memory.failsOnlyOnAnotherRecord("cancel_meeting(*)")).toBe(true);
+  });
+
+  it("goes on, unpaid, after the asked meeting is cancelled while the asked ticket is still open", async () => {
+    const half = await predict(300);
+    expect(half).toMatchObject({ done: false, success: false, reward: 0 });
+    expect(half.reasoning).toContain("the episode goes on");
+  });
+
+  it("still ends, failed, when another meeting is cancelled", async () => {
+    expect(await predict(301)).toMatchObject({ done: true, success: false, reward: 0 });
+  });
+});

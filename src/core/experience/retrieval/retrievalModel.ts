@@ -12,7 +12,13 @@ import type {
   ExperienceSettings,
 } from "../types";
 import { type Analogy, analogy, applySubstitutions } from "./analogy";
-import { episodeTrace, type GoalEvidence, goalEvidence, type OptionVocabulary } from "./evidence";
+import {
+  episodeTrace,
+  type GoalEvidence,
+  goalEvidence,
+  namesBestRecord,
+  type OptionVocabulary,
+} from "./evidence";
 import { type OfflineMemory, parseListing, renderListing } from "./offlineMemory";
 import { choiceEdit, editsInPlace, transferEdit } from "./pageEdit";
 
@@ -864,6 +870,8 @@ function estimateOutcome(
   const weight = (c: Candidate) => Math.exp(2 * (c.score - top));
   // Where a page does not tell all of the state, what the episode did before is part of it: the demonstrations
   // are read with their own episodes' traces (OfflineMemory.traceBefore), this step with its own.
+  // The memory says pages do not tell all: each step's evidence is read with its episode's trace.
+  const traced = memory?.pagesTellAll === false;
   const here = goalEvidence(
     input.task.instruction,
     input.state,
@@ -871,10 +879,10 @@ function estimateOutcome(
     reasoning,
     vocabulary,
     memory?.amountBound,
-    memory?.pagesTellAll === false
+    traced
       ? episodeTrace(input.episode ?? input.history, input.task.instruction, memory.fulfils, input.action)
       : undefined,
-    memory?.pagesTellAll === false ? memory.unseenWords : undefined,
+    traced ? memory.unseenWords : undefined,
   );
   const evidence = here.score;
   // Where a page does not tell all of the state, whether an action of this kind ends the episode can depend on
@@ -926,10 +934,14 @@ function estimateOutcome(
       den += k;
       // A success that needed clearly more of its goal in view than this situation shows is no evidence of one here.
       // Nor is a success with fewer requirements broken than here.
+      // Where pages do not tell all, the trace says what the episode did, and a success that left fewer of its
+      // request's words undone than this step leaves is no evidence of one either: one change of two asked
+      // shows most of a request's words, but not the other change's.
       if (
         c.demo.success &&
         e <= evidence + SUCCESS_EVIDENCE_SLACK &&
-        theirs.broken.length >= here.broken.length
+        theirs.broken.length >= here.broken.length &&
+        (!traced || here.requirements - here.met <= theirs.requirements - theirs.met)
       )
         succeeded += k;
     }
@@ -955,11 +967,26 @@ function estimateOutcome(
   }
   // An ending that would fail, of a kind of action that never ended a real episode but by succeeding, is no
   // ending: the real episode goes on (the object put in the wrong place stays there).
-  const endsOnlyInSuccess = memory?.endsOnlyInSuccess(actionTemplate(input.action, input.state)) === true;
+  const kind = actionTemplate(input.action, input.state);
+  const endsOnlyInSuccess = memory?.endsOnlyInSuccess(kind) === true;
   if (done && endsOnlyInSuccess && successShare < 0.5 && reward < 0.999) {
     done = false;
     explanation +=
       " But this kind of action ended real episodes only by succeeding, and this would not succeed, so the episode goes on.";
+  }
+  // Nor is an ending of the request's own record that would not succeed and breaks nothing, where this kind of
+  // action failed real episodes only on other records: the request is not done yet, and the episode goes on.
+  if (
+    done &&
+    traced &&
+    successShare < 0.5 &&
+    here.broken.length === 0 &&
+    memory?.failsOnlyOnAnotherRecord(kind) === true &&
+    namesBestRecord(input.state, input.action, input.task.instruction) === true
+  ) {
+    done = false;
+    explanation +=
+      " But this kind of action failed real episodes only by acting on another record than the one the request describes, and this one acts on the request's own without finishing the request, so the episode goes on.";
   }
   // Outcome rewards: only the step that ends the episode is rewarded.
   if (!done) reward = 0;
