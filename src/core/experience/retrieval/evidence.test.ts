@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { shop } from "../../envs/shop";
 import {
-  actsOnRequestsRecord,
   compileAmountBound,
   episodeTrace,
   goalEvidence as evidenceWithout,
@@ -289,22 +288,5 @@ describe("what an episode did before a step", () => {
     expect(all.score).toBeLessThan(1);
     expect(shown.requirements).toBe(all.requirements - 1);
     expect(shown.score).toBe(1);
-  });
-});
-
-describe("acting on the request's record", () => {
-  const page = {
-    text: "found 3 meetings:\n11 | monday 9:00 | design sync | with Ada Berg\n12 | monday 12:00 | team lunch | with Bo Lind\n13 | monday 15:00 | design sync | with Cy Holm",
-  };
-  it("is the request's verb on the one line that fits the request best", () => {
-    const request = "Cancel the design sync with Ada Berg on Monday.";
-    expect(actsOnRequestsRecord(page, "cancel_meeting(11)", request)).toBe(true);
-    expect(actsOnRequestsRecord(page, "cancel_meeting(12)", request)).toBe(false);
-    // Another verb than the request's, on the very same record.
-    expect(actsOnRequestsRecord(page, "move_meeting(11)", request)).toBe(false);
-  });
-  it("is no line where two fit alike, or where the request says nothing of any", () => {
-    expect(actsOnRequestsRecord(page, "cancel_meeting(11)", "Cancel the design sync on Monday.")).toBe(false);
-    expect(actsOnRequestsRecord(page, "cancel_meeting(12)", "Cancel the board prep on Friday.")).toBe(false);
   });
 });

@@ -346,25 +346,6 @@ function betterRecord(
 }
 
 /**
- * Whether an action does what the request asks to the request's record: its verb is one of the request's words
- * ("cancel" of `cancel_event(…)`), and its line holds more of the request's content words than any other line of
- * the page, and some. A tie, a record the request says nothing of, or another verb than the request's is not it.
- */
-export function actsOnRequestsRecord(page: Observation, action: string, instruction: string): boolean {
-  const words = contentWords(instruction);
-  const verb = verbOf(action)?.split(/[_-]/) ?? [];
-  if (!verb.some((w) => words.includes(w))) return false;
-  const referent = referentLines(page, action, instruction.trim().toLowerCase());
-  if (!referent || referent.named.length === 0) return false;
-  const fitOf = (line: string) => {
-    const seen = new Set(contentWords(line));
-    return words.filter((w) => seen.has(w)).length;
-  };
-  const own = Math.max(...referent.named.map(fitOf));
-  return own > 0 && referent.others.every((line) => fitOf(line) < own);
-}
-
-/**
  * Whether an action that names records of a list names the one that fits the instruction best (true), another
  * (false), or names none (undefined): what an action that picks from a list has to do with the request.
  */

@@ -7,10 +7,10 @@ import { actionTemplate, normaliseAction } from "../admissible";
 import { elementsOf, joinLike } from "../segments";
 import {
   type AmountBound,
-  actsOnRequestsRecord,
   compileAmountBound,
   episodeTrace,
   type Fulfils,
+  namesBestRecord,
   pageChoices,
   wordsShown,
 } from "./evidence";
@@ -144,7 +144,7 @@ export interface OfflineMemoryData {
 interface EndingCounts {
   ended: number;
   failed: number;
-  /** Failed endings that did not act on the request's record (evidence.ts actsOnRequestsRecord). */
+  /** Failed endings that picked a record of their page other than the one that fits the request best. */
   another?: number;
 }
 
@@ -376,7 +376,7 @@ export class OfflineMemory {
     const c = this.endings.get(kind) ?? { ended: 0, failed: 0 };
     c.ended++;
     if (!t.success) c.failed++;
-    if (!t.success && !actsOnRequestsRecord(t.state, t.action, t.instruction))
+    if (!t.success && namesBestRecord(t.state, t.action, t.instruction) === false)
       c.another = (c.another ?? 0) + 1;
     this.endings.set(kind, c);
   }

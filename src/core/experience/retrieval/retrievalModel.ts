@@ -13,10 +13,10 @@ import type {
 } from "../types";
 import { type Analogy, analogy, applySubstitutions } from "./analogy";
 import {
-  actsOnRequestsRecord,
   episodeTrace,
   type GoalEvidence,
   goalEvidence,
+  namesBestRecord,
   type OptionVocabulary,
 } from "./evidence";
 import { type OfflineMemory, parseListing, renderListing } from "./offlineMemory";
@@ -982,7 +982,7 @@ function estimateOutcome(
     successShare < 0.5 &&
     here.broken.length === 0 &&
     memory?.failsOnlyOnAnotherRecord(kind) === true &&
-    actsOnRequestsRecord(input.state, input.action, input.task.instruction)
+    namesBestRecord(input.state, input.action, input.task.instruction) === true
   ) {
     done = false;
     explanation +=
