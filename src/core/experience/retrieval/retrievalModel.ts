@@ -656,14 +656,7 @@ export class RetrievalExperienceModel implements ExperienceModel {
         const mapping = this.mapping(demo, input);
         const { analogy: a, exact } = mapping;
         const sameTemplate = actionTemplate(demo.action, demo.state) === template;
-        const score =
-          (exact ? WEIGHTS.exact : 0) +
-          (sameTemplate ? WEIGHTS.sameTemplate : 0) +
-          WEIGHTS.overlap * a.overlap +
-          WEIGHTS.retrieval * Math.max(0, demo.score) +
-          (demo.taskId !== undefined && demo.taskId === input.task.id ? WEIGHTS.sameTask : 0) +
-          (historyStep !== undefined ? WEIGHTS.revisit : 0) +
-          (a.carriesRequest ? WEIGHTS.carriesRequest : 0);
+        const score = candidateScore(a, exact, sameTemplate, demo, input.task.id, historyStep !== undefined);
         return {
           demo,
           index,
@@ -965,28 +958,10 @@ function estimateOutcome(
       ? `${Math.round(doneShare * 100)}% of the similar demonstrations of this action ended the episode. The current situation shows ${here.met} of the instruction's ${here.requirements} requirements met${here.broken.length > 0 ? ` and ${here.broken.length} broken (${here.broken.join("; ")})` : ""}, ${Math.round(evidence * 100)}% net; demonstrations like it were rewarded about ${reward}, so the predicted reward is ${reward}${successShare >= 0.5 ? `, and most of them succeeded (${Math.round(successShare * 100)}% of the weight), so this most likely succeeds` : ""}.`
       : `Most similar demonstrations of this action did not end the episode${reward > 0 ? `; they were rewarded about ${reward}` : ", and gave no reward"}.`;
   }
-  // An ending that would fail, of a kind of action that never ended a real episode but by succeeding, is no
-  // ending: the real episode goes on (the object put in the wrong place stays there).
-  const kind = actionTemplate(input.action, input.state);
-  const endsOnlyInSuccess = memory?.endsOnlyInSuccess(kind) === true;
-  if (done && endsOnlyInSuccess && successShare < 0.5 && reward < 0.999) {
+  const goesOn = done ? noEnding(input, memory, here, traced, successShare, reward) : undefined;
+  if (goesOn !== undefined) {
     done = false;
-    explanation +=
-      " But this kind of action ended real episodes only by succeeding, and this would not succeed, so the episode goes on.";
-  }
-  // Nor is an ending of the request's own record that would not succeed and breaks nothing, where this kind of
-  // action failed real episodes only on other records: the request is not done yet, and the episode goes on.
-  if (
-    done &&
-    traced &&
-    successShare < 0.5 &&
-    here.broken.length === 0 &&
-    memory?.failsOnlyOnAnotherRecord(kind) === true &&
-    namesBestRecord(input.state, input.action, input.task.instruction) === true
-  ) {
-    done = false;
-    explanation +=
-      " But this kind of action failed real episodes only by acting on another record than the one the request describes, and this one acts on the request's own without finishing the request, so the episode goes on.";
+    explanation += goesOn;
   }
   // Outcome rewards: only the step that ends the episode is rewarded.
   if (!done) reward = 0;
@@ -999,6 +974,54 @@ function estimateOutcome(
   const doneCertainty = Math.abs(2 * doneShare - 1);
   const rewardCertainty = done && ending.length > 0 ? rewardAgreement(ending, reward) : 1;
   return { reward, done, success, explanation, certainty: doneCertainty * rewardCertainty };
+}
+
+/**
+ * Why a predicted ending that would not succeed is no ending, or undefined where it is one. An ending of a kind of
+ * action that never ended a real episode but by succeeding: the real episode goes on (the object put in the wrong
+ * place stays there). Nor one on the request's own record that breaks nothing, where this kind of action failed
+ * real episodes only on other records: the request is not done yet.
+ */
+function noEnding(
+  input: ExperienceInput,
+  memory: OfflineMemory | undefined,
+  here: GoalEvidence,
+  traced: boolean,
+  successShare: number,
+  reward: number,
+): string | undefined {
+  if (successShare >= 0.5) return undefined;
+  const kind = actionTemplate(input.action, input.state);
+  if (memory?.endsOnlyInSuccess(kind) === true && reward < 0.999)
+    return " But this kind of action ended real episodes only by succeeding, and this would not succeed, so the episode goes on.";
+  if (
+    traced &&
+    here.broken.length === 0 &&
+    memory?.failsOnlyOnAnotherRecord(kind) === true &&
+    namesBestRecord(input.state, input.action, input.task.instruction) === true
+  )
+    return " But this kind of action failed real episodes only by acting on another record than the one the request describes, and this one acts on the request's own without finishing the request, so the episode goes on.";
+  return undefined;
+}
+
+/** A candidate's rank among the evidence for a step (WEIGHTS). */
+function candidateScore(
+  a: Analogy,
+  exact: boolean,
+  sameTemplate: boolean,
+  demo: Demonstration,
+  taskId: string,
+  revisit: boolean,
+): number {
+  return (
+    (exact ? WEIGHTS.exact : 0) +
+    (sameTemplate ? WEIGHTS.sameTemplate : 0) +
+    WEIGHTS.overlap * a.overlap +
+    WEIGHTS.retrieval * Math.max(0, demo.score) +
+    (demo.taskId !== undefined && demo.taskId === taskId ? WEIGHTS.sameTask : 0) +
+    (revisit ? WEIGHTS.revisit : 0) +
+    (a.carriesRequest ? WEIGHTS.carriesRequest : 0)
+  );
 }
 
 /** The share of the ending analogues whose reward is within 0.25 of the one predicted. */
