@@ -56,13 +56,13 @@ describe("golden runs: the training loop's numbers, bit for bit", () => {
       "household DreamGym-S2R GRPO",
       household,
       { method: "dreamgym-s2r", ...CLONED },
-      "7ee38ac1a2eba433c8bd4e5657f533698265c3c20160b67af9779d46617be584",
+      "21aa21324ffe423e1cab9022fb40007bebd57e57d0dba7e0c94f098f5cff41be",
     ],
     [
       "household DreamGym-S2R GRPO, interleaved and learnt by the model",
       household,
       { method: "dreamgym-s2r", ...CLONED, experimental: { realInterleave: 1, learnFromReal: true } },
-      "35f0ef5e2e9c83dcd986009cb09f635f7ef0a83fa173e94cc9ab44397562ce16",
+      "2dc31f4a4c0909711ae00e44a112954dae1e71b48dad3861db5410e9a7556d31",
     ],
     [
       "shop DreamGym-S2R PPO, pessimism",
