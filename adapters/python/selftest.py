@@ -156,7 +156,7 @@ def main() -> None:
     errors["step_after_done"] = code_of(lambda: http_env.step("look"))
     out["episodes"].append({"transport": "http", "domain": "household", "mode": "real", **done})
 
-    # The capacity: every slot taken, the next session is refused.
+    # The capacity: every slot taken, one more session is refused.
     held = [DreamGymEnv(base, run_id=run_ids["shop"], mode="real") for _ in range(args.max_sessions)]
     errors["capacity"] = code_of(lambda: DreamGymEnv(base, run_id=run_ids["shop"]).reset())
     errors["capacity_http"] = code_of(lambda: DreamGymHttpEnv(base, run_id=run_ids["shop"]).reset())

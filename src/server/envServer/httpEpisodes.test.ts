@@ -127,7 +127,7 @@ describe("a full server", () => {
 });
 
 describe("one client", () => {
-  it("cannot take every slot: past its share its next session is refused, while another client gets in", async () => {
+  it("cannot take every slot: past its share one more session of it is refused, while another client gets in", async () => {
     const gina = as("gina");
     for (let i = 0; i < 3; i++) {
       const ws = await gina.ws();

@@ -479,9 +479,12 @@ function render(
   const whole = text.slice(starts[start], starts[match.end]);
   if (!inSlug(tokens, start, match) || whole !== whole.toLowerCase()) return renderLike(first, to);
   // As many words as the phrase had: each gap keeps its joiner ("reports/launch-memo.txt" stays itself).
-  const joiner = slugJoiner(tokens, start, match.end);
+  const gaps =
+    match.gaps.length === to.length - 1
+      ? match.gaps
+      : new Array<string>(Math.max(0, to.length - 1)).fill(slugJoiner(tokens, start, match.end));
   return to
-    .map((w, n) => (n === 0 ? "" : match.gaps.length === to.length - 1 ? match.gaps[n - 1]! : joiner) + w)
+    .map((w, n) => (n === 0 ? "" : gaps[n - 1]!) + w)
     .join("")
     .toLowerCase();
 }

@@ -863,7 +863,6 @@ function estimateOutcome(
   const weight = (c: Candidate) => Math.exp(2 * (c.score - top));
   // Where a page does not tell all of the state, what the episode did before is part of it: the demonstrations
   // are read with their own episodes' traces (OfflineMemory.traceBefore), this step with its own.
-  // The memory says pages do not tell all: each step's evidence is read with its episode's trace.
   const traced = memory?.pagesTellAll === false;
   const here = goalEvidence(
     input.task.instruction,
